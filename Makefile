@@ -1,0 +1,63 @@
+# tcplab: the two commands that matter are `make book` and `make test`.
+# Both create .venv (and node_modules for MathJax) on first use, from the exact pins.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(abspath $(VENV))/bin
+PY_STAMP := $(VENV)/.installed
+NODE_STAMP := node_modules/.installed
+export PATH := $(BIN):$(PATH)
+# One thread per numpy process: the models are vectorised, and the machine has 2 cores.
+export OMP_NUM_THREADS ?= 1
+export OPENBLAS_NUM_THREADS ?= 1
+export PYDEVD_DISABLE_FILE_VALIDATION := 1
+
+.PHONY: help setup book test test-fast lint data bench serve pins clean
+
+help:  ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
+
+$(PY_STAMP): requirements.txt pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	@touch $@
+
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+setup: $(PY_STAMP) $(NODE_STAMP)  ## create .venv and node_modules from the pins
+
+book: setup  ## build the HTML book into _build/html from the data shipped in data/
+	$(BIN)/jupyter-book build . --warningiserror --nitpick --keep-going
+	@echo "Built: $(abspath _build/html/index.html)   (make serve to browse it)"
+
+test: setup  ## run every test tier: lint, unit, property, statistical, notebooks, book, browser
+	$(BIN)/ruff check .
+	$(BIN)/pytest
+
+test-fast: setup  ## the model tiers only (no notebooks, book or browser)
+	$(BIN)/pytest -m "not notebooks and not book and not browser"
+
+lint: setup
+	$(BIN)/ruff check .
+
+data: setup  ## recompute every full-scale result in data/ (long; progress bars)
+	$(BIN)/tcplab data
+
+bench: setup  ## speed measurements (never part of the tests)
+	@for script in benchmarks/bench_*.py; do echo "== $$script"; $(BIN)/python $$script; done
+
+serve:  ## serve the built book on 127.0.0.1 only
+	@test -f _build/html/index.html || { echo "no book yet: run make book" >&2; exit 1; }
+	@echo "Serving the book at http://127.0.0.1:8000/ (Ctrl-C to stop)"
+	$(BIN)/python -m http.server 8000 --bind 127.0.0.1 --directory _build/html
+
+pins:  ## after editing requirements.txt: regenerate environment.yml from it
+	$(PYTHON) tools/write_environment.py
+
+clean:  ## remove the built book (keeps .venv, node_modules and data/)
+	rm -rf _build

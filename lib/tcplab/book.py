@@ -1,0 +1,102 @@
+"""Sphinx extension that makes the built book work with no internet.
+
+The book's charts need Vega, Vega-Lite and vega-embed, and its formulas need MathJax. Instead
+of loading them from a CDN, this extension writes one self-contained Vega bundle (made by the
+pinned ``vl-convert-python``) and MathJax (from the pinned npm package in ``node_modules``)
+into a static folder that Sphinx copies into ``_build/html/_static``.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from sphinx.application import Sphinx
+from sphinx.config import Config
+
+__all__ = ["setup", "VEGA_BUNDLE", "write_vega_bundle", "VegaLiteMimeRenderer"]
+
+VEGA_BUNDLE = "tcplab-vega.js"
+MATHJAX_FILE = "tex-svg.js"
+
+
+def write_vega_bundle(folder: Path) -> Path:
+    """Write the Vega/Vega-Lite/vega-embed bundle into ``folder`` (once per vl-convert version).
+
+    The bundle declares top-level names, so it is wrapped in a function to keep them out of the
+    page's global scope; it exposes ``window.vegaEmbed``, ``window.vega`` and ``window.vegaLite``.
+    """
+    import vl_convert
+    from altair.vegalite.v6.display import VEGALITE_VERSION
+
+    vl_version = ".".join(VEGALITE_VERSION.split(".")[:2])  # the Vega-Lite altair writes
+    version = f"vl-convert {vl_convert.__version__}, vega-lite {vl_version}"
+    target = folder / VEGA_BUNDLE
+    stamp = folder / f"{VEGA_BUNDLE}.version"
+    if target.exists() and stamp.exists() and stamp.read_text() == version:
+        return target
+    bundle = vl_convert.javascript_bundle(vl_version=vl_version)
+    folder.mkdir(parents=True, exist_ok=True)
+    temporary = target.with_suffix(".tmp")
+    temporary.write_text(f"(function () {{\n{bundle}\n}})();\n", encoding="utf-8")
+    temporary.replace(target)
+    stamp.write_text(version)
+    return target
+
+
+class VegaLiteMimeRenderer:
+    """myst-nb plugin: the Vega-Lite MIME output is for JupyterLab; the book uses the HTML.
+
+    Every chart output carries both; this tells myst-nb the Vega-Lite copy is known and has
+    nothing to show, instead of warning about an unknown MIME type.
+    """
+
+    mime_priority_overrides = [("*", "application/vnd.vegalite.v6+json", None)]
+
+    @staticmethod
+    def handle_mime(renderer: object, data: object, inline: bool) -> list | None:
+        if getattr(data, "mime_type", "") == "application/vnd.vegalite.v6+json":
+            return []
+        return None
+
+
+def _copy_mathjax(srcdir: Path, folder: Path) -> None:
+    source = srcdir / "node_modules" / "mathjax" / "es5" / MATHJAX_FILE
+    if not source.exists():
+        raise FileNotFoundError(
+            f"{source} is missing: run `npm ci` in {srcdir} (make book does) to fetch MathJax"
+        )
+    shutil.copyfile(source, folder / MATHJAX_FILE)
+
+
+def _add_assets(app: Sphinx, config: Config) -> None:
+    srcdir = Path(app.srcdir)
+    folder = srcdir / "_build" / ".tcplab-static"
+    write_vega_bundle(folder)
+    _copy_mathjax(srcdir, folder)
+    config.html_static_path = [*config.html_static_path, str(folder)]
+
+
+def _drop_duplicate_scripts(
+    app: Sphinx, pagename: str, templatename: str, context: dict, doctree: object
+) -> None:
+    """sphinx-thebe registers its inline config script twice under Jupyter Book 1.x, and the
+    second copy re-declares a ``const``: an uncaught error on every page. Keep the first."""
+    render = context.get("js_tag")
+    if render is None:
+        return
+    seen: set[str] = set()
+    unique = []
+    for script in context.get("script_files", []):
+        key = render(script)  # the exact <script> tag the page would contain
+        if key not in seen:
+            seen.add(key)
+            unique.append(script)
+    context["script_files"] = unique
+
+
+def setup(app: Sphinx) -> dict[str, object]:
+    app.connect("config-inited", _add_assets)
+    app.connect("html-page-context", _drop_duplicate_scripts, priority=900)  # after the rest
+    app.add_js_file(VEGA_BUNDLE)  # _static/tcplab-charts.js and tcplab.css: Jupyter Book adds them
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
