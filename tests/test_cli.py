@@ -26,6 +26,30 @@ def test_sawtooth_json() -> None:
     assert result["utilisation"] == pytest.approx(0.75, abs=1e-9)
 
 
+def test_fluid_json_has_the_documented_fields() -> None:
+    done = _run(
+        "fluid",
+        "--flows",
+        "4",
+        "--policy",
+        "rate-independent",
+        "--events",
+        "2000",
+        "--replicas",
+        "8",
+        "--seed",
+        "3",
+        "--json",
+    )
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert {"aggregate", "per_flow", "second_moment", "events", "wall_s"} <= set(result)
+    assert len(result["per_flow"]) == 4 and len(result["second_moment"]) == 4
+    assert result["events"] == 2000 * 8
+    assert result["aggregate"] == pytest.approx(12 / 13, rel=5e-3)
+    assert sum(result["per_flow"]) == pytest.approx(result["aggregate"])
+
+
 @pytest.mark.parametrize(
     ("args", "words"),
     [
@@ -35,6 +59,13 @@ def test_sawtooth_json() -> None:
         (["sawtooth", "--events", "0"], ["events=0", "[1, inf)"]),
         (["sawtooth", "--beta", "abc"], ["--beta", "abc"]),
         (["run", "no-such-experiment"], ["experiment='no-such-experiment'"]),
+        (["fluid", "--flows", "0"], ["flows=0", "[1, inf)"]),
+        (["fluid", "--policy", "fastest"], ["--policy", "fastest", "largest-rate"]),
+        (["fluid", "--beta", "1"], ["beta=1", "(0, 1)"]),
+        (["fluid", "--capacity", "0"], ["capacity=0", "(0, inf)"]),
+        (["fluid", "--flows", "3", "--probs", "0.5,0.5"], ["probs", "3"]),
+        (["fluid", "--flows", "2", "--probs", "0.5,0.6"], ["probs"]),
+        (["fluid", "--replicas", "0"], ["replicas=0"]),
     ],
 )
 def test_bad_input_is_one_line_naming_the_parameter(args: list[str], words: list[str]) -> None:

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Sequence
 
+import numpy as np
 from tqdm import tqdm
 
 from . import __version__, experiments, fluid, policies, theory
@@ -63,6 +65,54 @@ def _sawtooth(args: argparse.Namespace) -> int:
     return 0
 
 
+def _numbers(name: str, text: str | None) -> list[float] | float | None:
+    """``"0.5"`` -> 0.5, ``"0.4,0.6"`` -> [0.4, 0.6]; a bad entry names the parameter."""
+    if text is None:
+        return None
+    try:
+        values = [float(part) for part in text.split(",")]
+    except ValueError:
+        raise ValueError(f"{name}={text!r} is not a number or a comma-separated list") from None
+    return values[0] if len(values) == 1 else values
+
+
+def _fluid(args: argparse.Namespace) -> int:
+    flows = check_int("flows", args.flows, 1)
+    events = check_int("events", args.events, 1)
+    replicas = check_int("replicas", args.replicas, 1)
+    started = time.perf_counter()
+    result = fluid.simulate(
+        flows,
+        args.policy,
+        probs=_numbers("probs", args.probs),
+        capacity=check_range("capacity", args.capacity, 0.0, low_open=True),
+        beta=_numbers("beta", args.beta),
+        eta=_numbers("eta", args.eta),
+        events=events,
+        replicas=replicas,
+        seed=args.seed,
+    )
+    wall = time.perf_counter() - started
+    summary = {
+        **result.to_dict(),
+        "theorem_1": theory.parallel_throughput(flows, float(np.mean(result.beta))),
+        "wall_s": wall,
+    }
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print(
+            f"aggregate   {result.aggregate:.6f} ± {result.aggregate_ci:.1e} of c "
+            f"(Theorem 1: {summary['theorem_1']:.6f})"
+        )
+        for i, (mean, second) in enumerate(
+            zip(result.per_flow, result.second_moment, strict=True), 1
+        ):
+            print(f"flow {i:<3}    mean {mean:.6f}   E[X^2] {second:.6f}")
+        print(f"events      {result.events}   wall {wall:.2f} s")
+    return 0
+
+
 def _list(args: argparse.Namespace) -> int:
     for name, experiment in sorted(experiments.REGISTRY.items()):
         print(f"{name:28} {experiment.description}")
@@ -109,6 +159,19 @@ def _parser() -> _Parser:
     saw.add_argument("--json", action="store_true", help="print one JSON object")
     saw.set_defaults(handler=_sawtooth)
 
+    flu = commands.add_parser("fluid", help="N AIMD connections, exact fluid model (Altman et al.)")
+    flu.add_argument("--flows", type=int, default=2, help="number of connections N, >= 1")
+    flu.add_argument("--policy", choices=policies.POLICY_NAMES, default="rate-independent")
+    flu.add_argument("--probs", help="rate-independent selection probabilities p1,...,pN")
+    flu.add_argument("--beta", default="0.5", help="decrease factor in (0, 1), or b1,...,bN")
+    flu.add_argument("--eta", default="1", help="rate increase per unit time > 0, or e1,...,eN")
+    flu.add_argument("--capacity", type=float, default=1.0, help="link capacity c, > 0")
+    flu.add_argument("--events", type=int, default=10_000, help="congestion events per replica")
+    flu.add_argument("--replicas", type=int, default=16, help="independent replicas, >= 1")
+    flu.add_argument("--seed", type=int, default=0)
+    flu.add_argument("--json", action="store_true", help="print one JSON object")
+    flu.set_defaults(handler=_fluid)
+
     listing = commands.add_parser("list", help="list the experiments behind the book")
     listing.set_defaults(handler=_list)
 
@@ -136,6 +199,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (UsageError, ValueError) as error:
         print(f"tcplab: error: {error}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # output piped into `head`: not an error of ours
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115  (stop the flush at exit failing)
+        return 0
     except KeyboardInterrupt:
         print("tcplab: interrupted; data/ holds only complete results", file=sys.stderr)
         return 130
