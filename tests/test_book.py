@@ -67,3 +67,16 @@ def test_the_sawtooth_chapter_has_its_figure_table_panel_and_exercises(built_boo
     assert "tcplab-live-note" in page
     assert page.count('class="solution') >= 4 and "dropdown" in page
     assert "Traceback" not in page
+
+
+def test_every_notebook_chapter_offers_its_notebook_for_download(built_book: Path) -> None:
+    chapters = Path(__file__).resolve().parents[1] / "chapters"
+    notebooks = [
+        p.stem for p in chapters.glob("*.md") if p.read_text().startswith("---\njupytext:")
+    ]
+    assert notebooks
+    for stem in notebooks:
+        page = (built_book / "chapters" / f"{stem}.html").read_text(encoding="utf-8")
+        assert f'href="../_sources/chapters/{stem}.ipynb"' in page, f"{stem}: no .ipynb download"
+        assert (built_book / "_sources" / "chapters" / f"{stem}.ipynb").exists()
+        assert "mybinder.org" in page, f"{stem}: no launch button"
