@@ -89,3 +89,17 @@ def test_an_interrupted_write_keeps_no_temporary_file(tmp_path, monkeypatch) -> 
 def test_the_fingerprint_follows_the_code() -> None:
     assert cache.fingerprint([theory]) != cache.fingerprint([theory, sys.modules[__name__]])
     assert cache.fingerprint([theory]) == cache.fingerprint([theory])
+
+
+def test_a_result_of_older_code_is_recomputed(tmp_path) -> None:
+    calls = []
+
+    def compute() -> pd.DataFrame:
+        calls.append(1)
+        return _compute()
+
+    for modules in [(theory,), (theory,), (theory, sys.modules[__name__])]:
+        cache.cached(
+            "demo", compute, params={}, seed=0, scale="full", modules=modules, folder=tmp_path
+        )
+    assert len(calls) == 2  # same code: read back; changed code: recomputed

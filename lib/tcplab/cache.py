@@ -102,7 +102,7 @@ def cached(
     folder: Path | None = None,
     refresh: bool = False,
 ) -> pd.DataFrame:
-    """Read ``name`` from data/ if it was made with these parameters, else compute and store it.
+    """Read ``name`` from data/ if this code made it with these parameters, else compute it.
 
     Only full-scale results are stored: quick runs (tests, CI) are computed and returned.
     """
@@ -112,7 +112,8 @@ def cached(
     found = None if refresh else load(entry)
     if found is not None:
         table, meta = found
-        if all(meta.get(key) == value for key, value in wanted.items()):
+        same = all(meta.get(key) == value for key, value in wanted.items())
+        if same and is_fresh(meta, modules):  # never serve results of code that has changed
             return table
     started = time.perf_counter()
     table = compute()
