@@ -63,4 +63,5 @@ def run(name: str, *, scale: str = "full", seed: int = 0, refresh: bool = False)
     )
 
 
-from . import sawtooth  # noqa: E402,F401  (registers its experiments)
+# Importing a chapter's module registers its experiments.
+from . import insensitivity, sawtooth  # noqa: E402,F401

@@ -1,0 +1,382 @@
+"""The insensitivity chapter: closed forms, experiments, every paper-vs-book claim, charts, panel.
+
+Every claim of the chapter's table is checked here with the tolerance the chapter prints
+(the constants of :mod:`tcplab.experiments.insensitivity`), at quick scale (computed now) and
+on the full-scale results shipped in data/. Rows that set Theorem 1 against connections it
+was not made for are expected to disagree; :data:`EXPECTED_VERDICTS` says which.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from tcplab import cache, charts, experiments, fluid, theory
+from tcplab import theory_parallel as tp
+from tcplab.charts import insensitivity as ichart
+from tcplab.claims import Claim
+from tcplab.experiments import insensitivity as ins
+
+CLAIM_TABLES = (
+    "insensitivity-throughput",
+    "insensitivity-example1",
+    "insensitivity-multtcp",
+    "insensitivity-rtt",
+    "insensitivity-heterogeneous",
+)
+NAMES = (*CLAIM_TABLES, "insensitivity-paths")
+
+
+@pytest.fixture(scope="module")
+def quick() -> dict[str, pd.DataFrame]:
+    return {name: experiments.run(name, scale="quick", seed=0) for name in NAMES}
+
+
+@pytest.fixture(scope="module")
+def full() -> dict[str, pd.DataFrame]:
+    tables = {}
+    for name in NAMES:
+        found = cache.load(cache.Entry(name))
+        assert found is not None, f"data/{name}.csv is missing: run `tcplab data --only {name}`"
+        tables[name] = found[0]
+    return tables
+
+
+def claims_of(tables: dict[str, pd.DataFrame]) -> dict:
+    return ins.keyed_claims(*(tables[name] for name in CLAIM_TABLES))
+
+
+def wrong_verdicts(claims: dict) -> list[str]:
+    """The claims whose verdict is not the expected one (empty when all is well)."""
+    return [
+        f"{key}: paper {c.paper:.6g}, book {c.book:.6g}, tolerance {c.tolerance:.1e}"
+        for key, c in claims.items()
+        if c.within != ins.EXPECTED_VERDICTS[key]
+    ]
+
+
+# ---- the paper-vs-book table ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("scale", ["quick", "full"])
+def test_every_claim_has_its_expected_verdict(scale: str, request: pytest.FixtureRequest) -> None:
+    claims = claims_of(request.getfixturevalue(scale))
+    assert list(claims) == list(ins.EXPECTED_VERDICTS)
+    assert not wrong_verdicts(claims)
+
+
+@pytest.mark.parametrize("scale", ["quick", "full"])
+def test_the_claims_use_the_printed_tolerances(scale: str, request: pytest.FixtureRequest) -> None:
+    claims = claims_of(request.getfixturevalue(scale))
+    assert claims["n3"].tolerance == claims["n6"].tolerance == ins.TOL_PERCENT == 5e-3
+    assert claims["exact"].tolerance == ins.TOL_EXACT
+    for key in ("example1", "rtt", "spread-identical", "spread-beta", "spread-rtt"):
+        assert claims[key].tolerance == ins.TOL_EXAMPLE1 == pytest.approx(0.002 * 12 / 13)
+    assert claims["all"].tolerance == claims["multtcp"].tolerance == ins.TOL_DETERMINISTIC
+    assert claims["multtcp-ratio"].tolerance == ins.TOL_MULTTCP_RATIO
+
+
+@pytest.mark.parametrize("scale", ["quick", "full"])
+def test_multtcp_stays_strictly_below_the_papers_bound(
+    scale: str, request: pytest.FixtureRequest
+) -> None:
+    claim = claims_of(request.getfixturevalue(scale))["multtcp-ratio"]
+    assert claim.book < ins.PAPER_MULTTCP_RATIO  # "less than 1.025" is one-sided
+    assert claim.book == pytest.approx(49 / 48, abs=1e-4)
+
+
+def test_a_wrong_value_fails_the_check(quick: dict[str, pd.DataFrame]) -> None:
+    tables = {name: table.copy() for name, table in quick.items()}
+    one = tables["insensitivity-throughput"]
+    at3 = (one["policy"] == "one") & (one["n"] == 3) & np.isclose(one["beta"], 0.5)
+    one.loc[at3, "simulated"] = 0.85  # 85% where the paper says 90%
+    claims = claims_of(tables)
+    assert not claims["n3"].within
+    # the quoted 90% and the row "Theorem 1 is exact" both catch it
+    assert [line.split(":")[0] for line in wrong_verdicts(claims)] == ["n3", "exact"]
+
+
+def test_a_beyond_the_paper_row_that_agreed_would_be_reported(
+    quick: dict[str, pd.DataFrame],
+) -> None:
+    tables = {name: table.copy() for name, table in quick.items()}
+    mixed = tables["insensitivity-heterogeneous"]
+    case = list(dict.fromkeys(mixed["case"]))[1]
+    mixed.loc[mixed["case"] == case, "simulated"] = 0.95  # no spread: as if insensitive
+    assert [line.split(":")[0] for line in wrong_verdicts(claims_of(tables))] == ["spread-beta"]
+
+
+def test_a_paper_value_off_by_a_rounding_step_fails() -> None:
+    claim = Claim("x", "s", paper=ins.PAPER_N3, book=0.906, tolerance=ins.TOL_PERCENT)
+    assert not claim.within
+
+
+# ---- closed forms ------------------------------------------------------------------------------
+
+
+def test_all_and_the_gain_of_one_over_all() -> None:
+    n = np.arange(1, 2001)
+    assert np.all(tp.synchronised_throughput(n, 0.5) == 0.75)
+    gain = tp.gain_one_over_all(n, 0.5)
+    assert gain[0] == pytest.approx(1.0, abs=1e-15)  # equality only for N = 1
+    assert np.all(np.diff(gain) > 0) and np.all(gain < tp.gain_limit(0.5))
+    assert tp.gain_limit(0.5) == pytest.approx(4 / 3)
+    assert tp.gain_limit(0.5) - gain[999] == pytest.approx((4 / 3) / 3001, rel=1e-9)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 7, 20])
+def test_multtcp_formulas(n: int) -> None:
+    assert tp.multtcp_decrease(n, 0.5) == pytest.approx(1 - 1 / (2 * n))
+    assert tp.multtcp_throughput(n, 0.5) == pytest.approx(1 - 1 / (4 * n))  # the paper's
+    assert tp.multtcp_ratio(n, 0.5) == pytest.approx(1 + (n - 1) / (12 * n**2), rel=1e-14)
+    b = tp.matching_decrease(n, 0.5)
+    assert 0 < b < 1 and b == pytest.approx(1 - 2 / (1 + 3 * n))
+    assert (1 + b) / 2 == pytest.approx(theory.parallel_throughput(n, 0.5), rel=1e-14)
+
+
+@pytest.mark.parametrize("beta", [0.1, 0.5, 0.7, 0.95])
+def test_multtcp_overshoots_most_at_two_connections(beta: float) -> None:
+    ratios = tp.multtcp_ratio(np.arange(1, 1001), beta)
+    n_best, value = tp.multtcp_max_ratio(beta)
+    assert int(np.argmax(ratios)) + 1 == n_best == 2
+    assert ratios.max() == pytest.approx(value, rel=1e-14)
+    assert tp.multtcp_max_ratio(0.5)[1] == pytest.approx(49 / 48)
+
+
+@pytest.mark.parametrize("n", [2, 3, 10])
+def test_the_printed_multtcp_factor_is_a_typo(n: int) -> None:
+    """Sec. II-B.4 prints the decrease factor as 1 - N/2: not in (0, 1) for N >= 2."""
+    with pytest.raises(ValueError, match="beta="):
+        fluid.simulate(1, "all", beta=1 - n / 2, events=10, replicas=1)
+    fixed = fluid.simulate(1, "all", beta=1 - 1 / (2 * n), eta=n, events=50, replicas=1)
+    assert fixed.aggregate == pytest.approx(1 - 1 / (4 * n), abs=1e-12)
+
+
+def test_rate_independent_closed_form_special_cases() -> None:
+    assert tp.rate_independent_throughputs([1.0], 0.3) == pytest.approx([0.65])
+    for n in (2, 3, 5):
+        each = tp.rate_independent_throughputs([1 / n] * n, 0.5)
+        assert each == pytest.approx([theory.parallel_throughput(n, 0.5) / n] * n, abs=1e-12)
+    # identical connections: any probabilities give Theorem 1 in total
+    skewed = tp.rate_independent_throughputs([0.1, 0.2, 0.3, 0.4], 0.7, 2.0, capacity=3.0)
+    assert skewed.sum() == pytest.approx(3.0 * theory.parallel_throughput(4, 0.7), rel=1e-12)
+    # unequal eta: the 5/6 of tests/test_fluid.py, not Theorem 1's 6/7
+    assert tp.rate_independent_throughputs([0.5, 0.5], 0.5, [1.0, 3.0]).sum() == pytest.approx(
+        5 / 6, abs=1e-12
+    )
+
+
+@pytest.mark.parametrize("sigma", [0.02, 0.125, 0.5, 0.9])
+def test_example1_classes_are_straight_lines_in_sigma(sigma: float) -> None:
+    exact = tp.rate_independent_throughputs(tp.example1_probs(sigma), 0.5)
+    assert exact[:2].sum() == pytest.approx(6 * (13 - 12 * sigma) / 91, abs=1e-12)
+    assert exact[2:].sum() == pytest.approx(6 * (1 + 12 * sigma) / 91, abs=1e-12)
+
+
+@pytest.mark.parametrize(("n", "beta"), [(2, 0.8), (6, 0.3)])
+def test_two_classes_interpolate_between_theorem1_values(n: int, beta: float) -> None:
+    """Observed, not proved: class 1 = (1 - s) xbar(N/2) + s (xbar(N) - xbar(N/2))."""
+    half, whole = theory.parallel_throughput(n // 2, beta), theory.parallel_throughput(n, beta)
+    for sigma in (0.1, 0.37, 0.8):
+        exact = tp.rate_independent_throughputs(tp.two_class_probs(sigma, n), beta)
+        expected = (1 - sigma) * half + sigma * (whole - half)
+        assert exact[: n // 2].sum() == pytest.approx(expected, abs=1e-12)
+
+
+def test_one_policy_range() -> None:
+    assert tp.one_policy_range(2, 0.5, [1.0, 3.0]) == pytest.approx((0.8, 12 / 13))
+    low, high = tp.one_policy_range(5, 0.6, 2.0)
+    assert low == pytest.approx(high) == pytest.approx(theory.parallel_throughput(5, 0.6))
+
+
+@pytest.mark.parametrize(
+    ("policy", "beta", "eta"),
+    [
+        ("rate-independent", 0.5, [1.0, 3.0]),
+        ("largest-rate", [0.3, 0.5, 0.7, 0.9], 1.0),
+        ("rate-proportional", 0.5, [1.0, 0.25, 1 / 9, 1 / 16]),
+    ],
+)
+def test_the_generalised_identity_holds_along_a_path(
+    policy: str, beta: object, eta: object
+) -> None:
+    """Chapter, 'Beyond the paper': mean aggregate = K/(1 + K), K from the drops."""
+    n = len(eta) if isinstance(eta, list) else len(beta)
+    path = fluid.sample_path(n, policy, beta=beta, eta=eta, events=12_000, seed=1)
+    b, e = np.broadcast_to(beta, (n,)), np.broadcast_to(eta, (n,))
+    rho = (1 + b) / (1 - b)
+    gaps = np.diff(path.times)
+    area = gaps * (path.rates_after[:-1].sum(axis=1) + path.rates_before[1:].sum(axis=1)) / 2
+    skip = 2_000
+    mean = area[skip:].sum() / gaps[skip:].sum()
+    who = path.signalled[1:].argmax(axis=1)[skip:]
+    drops = (1 - b[who]) * path.rates_before[1:][skip:][np.arange(who.size), who]
+    k = e.sum() * np.sum(rho[who] * drops**2 / e[who]) / np.sum(drops**2)
+    assert mean == pytest.approx(k / (1 + k), abs=2e-4)
+    low, high = tp.one_policy_range(n, beta, eta)
+    assert low < mean < high
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: tp.synchronised_throughput(2, beta=1.5), "beta=1.5 is outside the allowed range"),
+        (lambda: tp.multtcp_throughput(0), "n_flows=0"),
+        (lambda: tp.gain_one_over_all([1, 0.5]), "n_flows=0.5"),
+        (lambda: tp.example1_probs(0.0), "sigma=0.0 is outside the allowed range (0, 1)"),
+        (lambda: tp.two_class_probs(0.5, 3), "n_flows=3 must be even"),
+        (lambda: tp.rate_independent_throughputs([0.5, 0.5, 0.0]), "probs[2]=0.0"),
+        (lambda: tp.rate_independent_throughputs([0.5, 0.6]), "must sum to 1"),
+        (lambda: tp.rate_independent_throughputs([0.5, 0.5], eta=[1, -1]), "eta[1]=-1.0 is"),
+        (lambda: tp.rate_independent_throughputs([0.5, 0.5], beta=[0.5]), "length n_flows=2"),
+        (lambda: tp.one_policy_range(2, 0.5, [1.0, 0.0]), "eta[1]=0.0"),
+    ],
+)
+def test_bad_input_is_refused_with_a_clear_message(call, message: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)):
+        call()
+
+
+# ---- experiments ----------------------------------------------------------------------------
+
+
+def test_example1_simulation_matches_the_exact_classes(quick: dict[str, pd.DataFrame]) -> None:
+    table = quick["insensitivity-example1"]
+    gap = (table["simulated"] - table["formula"]).abs()
+    assert np.all(gap <= 4 * table["ci"] + 1e-6)
+    aggregate = table[table["group"] == "aggregate"]
+    assert np.allclose(aggregate["formula"], 12 / 13, rtol=0, atol=1e-12)
+
+
+def test_unequal_connections_land_in_their_range(quick: dict[str, pd.DataFrame]) -> None:
+    table = quick["insensitivity-heterogeneous"]  # identical: low = high = Theorem 1
+    assert np.all(table["simulated"] >= table["low"] - ins.TOL_EXACT)
+    assert np.all(table["simulated"] <= table["high"] + ins.TOL_EXACT)
+    ri = table.dropna(subset=["exact"])
+    assert np.all((ri["simulated"] - ri["exact"]).abs() <= 4 * ri["ci"] + 1e-5)
+
+
+def test_the_sample_paths_cover_the_window(quick: dict[str, pd.DataFrame]) -> None:
+    paths = quick["insensitivity-paths"]
+    window = ins.PathsParams.quick().window
+    ends = paths.groupby(["sigma", "flow"])["time"].agg(["min", "max"])
+    assert np.allclose(ends["min"], 0) and np.allclose(ends["max"], window)
+    assert paths["rate"].between(0, 1).all()
+
+
+def test_the_full_scale_results_keep_the_page_light(full: dict[str, pd.DataFrame]) -> None:
+    specs = [
+        ichart.throughput_explorer(
+            full["insensitivity-throughput"], ins.gains(full["insensitivity-throughput"])
+        ),
+        ichart.example1_explorer(full["insensitivity-example1"], ins.PAPER_EXAMPLE1),
+        ichart.sample_paths_chart(full["insensitivity-paths"]),
+        ichart.multtcp_chart(full["insensitivity-multtcp"], 0.9375, 4, 1.025),
+        ichart.rtt_chart(full["insensitivity-rtt"], 12 / 13, ins.TOL_EXAMPLE1),
+        ichart.heterogeneous_chart(full["insensitivity-heterogeneous"]),
+    ]
+    size = sum(len(json.dumps(chart.to_dict())) for chart in specs)
+    assert size < 500_000, f"{size / 1000:.0f} KB of chart specs on one page"
+
+
+# ---- charts and the live panel --------------------------------------------------------------
+
+
+def test_every_chart_renders(quick: dict[str, pd.DataFrame]) -> None:
+    throughput = quick["insensitivity-throughput"]
+    explorer = ichart.throughput_explorer(throughput, ins.gains(throughput))
+    params = {p["name"] for p in explorer.to_dict()["params"]}
+    assert params == {"beta", "N"}
+    sigma = ichart.example1_explorer(quick["insensitivity-example1"], 12 / 13)
+    assert [p["name"] for p in sigma.to_dict()["params"]] == ["sigma"]
+    for chart in (
+        explorer,
+        sigma,
+        ichart.sample_paths_chart(quick["insensitivity-paths"]),
+        ichart.multtcp_chart(quick["insensitivity-multtcp"], 0.9375, 4, 1.025),
+        ichart.rtt_chart(quick["insensitivity-rtt"], 12 / 13, ins.TOL_EXAMPLE1),
+        ichart.heterogeneous_chart(quick["insensitivity-heterogeneous"]),
+    ):
+        svg = charts.to_svg(chart)
+        assert svg.startswith("<svg") and "<path" in svg
+
+
+def test_the_live_panel_builds_and_explains_itself_on_a_static_page() -> None:
+    from tcplab import widgets_insensitivity as wi
+
+    frame = wi.example1_frame(0.3, n_flows=6, beta=0.5, events=500)
+    chosen = frame[frame["simulated"].notna()]
+    assert set(chosen["sigma"]) == {0.3} and len(chosen) == 3
+    assert frame.groupby("sigma")["formula"].sum().gt(0).all()
+    panel = wi.example1_panel()
+    assert "tcplab-live-note" in panel._repr_mimebundle_()["text/html"]
+    with pytest.raises(ValueError, match="n_flows=5 must be even"):
+        wi.example1_frame(0.3, n_flows=5)
+
+
+# ---- the built page: sliders work with no kernel ----------------------------------------------
+
+
+@pytest.mark.browser
+def test_the_sliders_move_the_formula_and_pick_the_simulations(built_book) -> None:
+    """Headless Chromium, network cut: beta and N move Fig. 2; sigma picks Fig. 3's numbers."""
+    import functools
+    import http.server
+    import shutil
+    import threading
+    from pathlib import Path
+
+    from playwright.sync_api import sync_playwright
+
+    chromium = shutil.which("chromium") or "/usr/bin/chromium"
+    if not Path(chromium).exists():
+        pytest.fail(f"Chromium not found at {chromium}: `apt-get install chromium`")
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+    handler = functools.partial(Quiet, directory=str(built_book))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    site = f"http://127.0.0.1:{server.server_address[1]}"
+    errors: list[str] = []
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path=chromium, args=["--headless=new", "--no-sandbox"]
+            )
+            page = browser.new_page()
+            page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+            page.route(
+                "**/*", lambda r: r.continue_() if r.request.url.startswith(site) else r.abort()
+            )
+            page.goto(f"{site}/chapters/insensitivity.html", wait_until="load")
+            fig2, fig3 = page.locator(".tcplab-chart").nth(0), page.locator(".tcplab-chart").nth(1)
+            curve = fig2.locator("svg .mark-line path").first
+            curve.wait_for(timeout=15_000)
+            before = curve.get_attribute("d")
+            fig2.locator("input[type=range][name=beta]").fill("0.8")
+            fig2.locator("input[type=range][name=N]").fill("10")
+            page.wait_for_function(
+                "([el, d]) => el.getAttribute('d') !== d",
+                arg=[curve.element_handle(), before],
+                timeout=5_000,
+            )
+            label = fig2.locator("svg .mark-text text", has_text="Theorem 1").first
+            # rho = 9: 1 - 1/91 = 98.90%, from the formula and from the simulation on the grid
+            assert label.text_content() == (
+                "N = 10, β = 0.80: Theorem 1 98.90%, simulated 98.90%; ALL 90.00%"
+            )
+            fig3.locator("input[type=range][name=sigma]").fill("0.5")
+            readout = fig3.locator("svg .mark-text text", has_text="σ = 0.500, aggregate")
+            readout.first.wait_for(timeout=5_000)  # appears once the slider's value is read
+            assert "simulated 0.923" in readout.first.text_content()
+            browser.close()
+    finally:
+        server.shutdown()
+    assert not errors, errors
