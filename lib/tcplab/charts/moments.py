@@ -1,0 +1,223 @@
+"""Charts of the second moments, the rate distributions, largest-rate and beatdown.
+
+Ours (the exact fluid model) is always the blue point, a closed form the green mark, the
+paper's printed value the red diamond. The distribution chart has a policy selector (a
+Vega-Lite param bound to radio buttons), so it works on a static page with no kernel.
+"""
+
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+
+from . import FORMULA, OURS, PAPER, ROLE_COLOURS, role_scale
+
+__all__ = [
+    "second_moment_chart",
+    "distribution_chart",
+    "largest_rate_chart",
+    "beatdown_chart",
+]
+
+_ROLES = [OURS, FORMULA, PAPER]
+
+
+def _panels(table: pd.DataFrame) -> pd.DataFrame:
+    """One row per (panel, policy, role): identical cases show connection 1, others each."""
+    rows = []
+    for row in table.itertuples():
+        if row.identical and row.flow != 1:
+            continue
+        panel = row.case if row.identical else f"{row.case}, connection {row.flow}"
+        base = {"panel": panel, "policy": row.policy}
+        ci = row.second_moment_ci
+        rows.append(
+            {
+                **base,
+                "role": OURS,
+                "value": row.second_moment,
+                "low": row.second_moment - ci,
+                "high": row.second_moment + ci,
+            }
+        )
+        for role, column in ((FORMULA, "exact"), (PAPER, "paper")):
+            value = getattr(row, column)
+            if pd.notna(value):
+                rows.append({**base, "role": role, "value": value, "low": value, "high": value})
+    return pd.DataFrame(rows)
+
+
+def second_moment_chart(table: pd.DataFrame, policies: tuple[str, ...]) -> alt.FacetChart:
+    """E[X_i^2]/c^2 per policy, one panel per case: ours with its 95% CI, closed form, paper.
+
+    ``table`` is :func:`tcplab.experiments.moments.with_exact` of the moments-table result.
+    """
+    data = _panels(table)
+    colour = alt.Color("role:N", title=None, scale=role_scale(_ROLES))
+    y = alt.Y("policy:N", title=None, sort=list(policies))
+    x = alt.X("value:Q", title="E[X²] / c²", scale=alt.Scale(zero=False))
+    tooltip = ["panel:N", "policy:N", "role:N", alt.Tooltip("value:Q", format=".5f")]
+    ours = alt.Chart().transform_filter(f"datum.role == '{OURS}'")
+    layers = alt.layer(
+        ours.mark_rule(strokeWidth=2).encode(x="low:Q", x2="high:Q", y=y, color=colour),
+        ours.mark_point(filled=True, size=60).encode(x=x, y=y, color=colour, tooltip=tooltip),
+        alt.Chart()
+        .transform_filter(f"datum.role == '{FORMULA}'")
+        .mark_tick(thickness=3, size=22)
+        .encode(x=x, y=y, color=colour, tooltip=tooltip),
+        alt.Chart()
+        .transform_filter(f"datum.role == '{PAPER}'")
+        .mark_point(shape="diamond", size=160, filled=False, strokeWidth=2)
+        .encode(x=x, y=y, color=colour, tooltip=tooltip),
+        data=data,
+    ).properties(width=420, height=110)
+    return (
+        layers.facet(
+            row=alt.Row("panel:N", title=None, sort=list(dict.fromkeys(data["panel"]))),
+        )
+        .resolve_scale(x="independent")
+        .properties(title="Time-stationary second moment of one connection's rate")
+    )
+
+
+def distribution_chart(dist: pd.DataFrame, policies: tuple[str, ...]) -> alt.VConcatChart:
+    """Exact density and CDF of X_1/c for N = 2 under each policy, with a policy selector.
+
+    For beatdown the dashed red line is the density the paper's 1/3 implies (X uniform on
+    [0, c]); the top-left label gives E[X²]/c² of the selected policy.
+    """
+    pick = alt.param(
+        name="policy",
+        value=policies[1],
+        bind=alt.binding_radio(options=list(policies), name="loss policy "),
+    )
+    roles = alt.Color("role:N", title=None, scale=role_scale([OURS, PAPER]))
+    chosen = "datum.policy == policy"
+    density = (
+        alt.Chart(dist)
+        .transform_filter(chosen)
+        .transform_calculate(role=f"'{OURS}'")
+        .mark_rect(opacity=0.75)
+        .encode(
+            x=alt.X("lower:Q", title="rate x / c", scale=alt.Scale(domain=[0, 1])),
+            x2="upper:Q",
+            y=alt.Y("density:Q", title="time-stationary density"),
+            y2=alt.datum(0),
+            color=roles,
+            tooltip=[
+                alt.Tooltip("lower:Q", format=".2f"),
+                alt.Tooltip("upper:Q", format=".2f"),
+                alt.Tooltip("density:Q", format=".3f"),
+            ],
+        )
+    )
+    pinned = (
+        alt.Chart(pd.DataFrame({"low": [0.0], "high": [1.0], "density": [1.0]}))
+        .transform_filter("policy == 'beatdown'")
+        .transform_calculate(role=f"'{PAPER}'")
+        .mark_rule(strokeDash=[6, 3], strokeWidth=2.5)
+        .encode(x="low:Q", x2="high:Q", y="density:Q", color=roles)
+    )
+    label = (
+        alt.Chart(dist)
+        .transform_filter(chosen)
+        .transform_aggregate(second="max(second_moment)")
+        .transform_calculate(text="'E[X²]/c² = ' + format(datum.second, '.4f')")
+        .mark_text(align="left", baseline="top", dx=6, dy=6, fontSize=13)
+        .encode(x=alt.value(0), y=alt.value(0), text="text:N")
+    )
+    top = alt.layer(density, pinned, label).properties(
+        title="One of two connections: how its rate is spread over time", width=520, height=220
+    )
+    cdf = (
+        alt.Chart(dist)
+        .mark_line(interpolate="linear")
+        .encode(
+            x=alt.X("upper:Q", title="rate x / c", scale=alt.Scale(domain=[0, 1])),
+            y=alt.Y("cdf:Q", title="P(X ≤ x)", scale=alt.Scale(domain=[0, 1])),
+            detail="policy:N",
+            color=alt.condition(chosen, alt.value(ROLE_COLOURS[OURS]), alt.value("#999999")),
+            strokeWidth=alt.condition(chosen, alt.value(3), alt.value(1.2)),
+            opacity=alt.condition(chosen, alt.value(1.0), alt.value(0.6)),
+            tooltip=["policy:N", alt.Tooltip("upper:Q", format=".2f"), "cdf:Q"],
+        )
+        .properties(
+            title="Distribution functions: the selected policy in blue, the others in grey",
+            width=520,
+            height=200,
+        )
+    )
+    return alt.vconcat(top, cdf).add_params(pick)
+
+
+def largest_rate_chart(largest: pd.DataFrame) -> alt.LayerChart:
+    """Rates just before congestion under largest-rate: simulation vs eq. (9), per N."""
+    roles = alt.Color("role:N", title=None, scale=role_scale([OURS, PAPER]))
+    x = alt.X("n:O", title="number of connections N", axis=alt.Axis(labelAngle=0))
+    tip = ["n:O", "rank:O", alt.Tooltip("simulated:Q", format=".6f"), "formula:Q"]
+    ours = (
+        alt.Chart(largest)
+        .transform_calculate(role=f"'{OURS}'")
+        .mark_point(filled=True, size=45)
+        .encode(x=x, y=alt.Y("simulated:Q", title="rate before congestion / c"), color=roles)
+        .encode(tooltip=tip)
+    )
+    paper = (
+        alt.Chart(largest)
+        .transform_calculate(role=f"'{PAPER}'")
+        .mark_point(shape="diamond", size=150, filled=False, strokeWidth=2)
+        .encode(x=x, y="formula:Q", color=roles, tooltip=tip)
+    )
+    return alt.layer(paper, ours).properties(
+        title="Largest-rate: the stationary point of eq. (9) and the simulation",
+        width=520,
+        height=260,
+    )
+
+
+def beatdown_chart(path: pd.DataFrame, tags: pd.DataFrame) -> alt.VConcatChart:
+    """Fig. 5 (two connections under beatdown) and the rates at tagging times per N.
+
+    Bottom: ours (points), the corrected stationary point 2(N - k)/(N(N - 1)) (green ticks)
+    and the paper's printed summary (red diamonds).
+    """
+    lines = (
+        alt.Chart(path)
+        .mark_line(strokeWidth=1.5)
+        .encode(
+            x=alt.X("time:Q", title="time (units of c / η)"),
+            y=alt.Y("rate:Q", title="rate x(t) / c", scale=alt.Scale(domain=[0, 1])),
+            color=alt.Color(
+                "flow:N", title="connection", scale=alt.Scale(range=["#0072B2", "#E69F00"])
+            ),
+        )
+        .properties(title="Beatdown, two connections (the paper's Fig. 5)", width=520, height=220)
+    )
+    roles = alt.Color("role:N", title=None, scale=role_scale(_ROLES))
+    x = alt.X("n:O", title="number of connections N", axis=alt.Axis(labelAngle=0))
+    tip = ["n:O", "rank:O", alt.Tooltip("simulated:Q", format=".6f"), "corrected:Q", "printed:Q"]
+    y = alt.Y("simulated:Q", title="rate at a tagging time / c")
+    ours = (
+        alt.Chart(tags)
+        .transform_calculate(role=f"'{OURS}'")
+        .mark_point(filled=True, size=45)
+        .encode(x=x, y=y, color=roles, tooltip=tip)
+    )
+    corrected = (
+        alt.Chart(tags)
+        .transform_calculate(role=f"'{FORMULA}'")
+        .mark_tick(thickness=2, size=24)
+        .encode(x=x, y="corrected:Q", color=roles, tooltip=tip)
+    )
+    printed = (
+        alt.Chart(tags)
+        .transform_calculate(role=f"'{PAPER}'")
+        .mark_point(shape="diamond", size=150, filled=False, strokeWidth=2)
+        .encode(x=x, y="printed:Q", color=roles, tooltip=tip)
+    )
+    bottom = alt.layer(corrected, printed, ours).properties(
+        title="Rates at tagging times: simulation, 2(N−k)/(N(N−1)), and the paper's summary",
+        width=520,
+        height=220,
+    )
+    return alt.vconcat(lines, bottom).resolve_scale(color="independent")

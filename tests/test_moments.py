@@ -1,0 +1,211 @@
+"""Second moments (Altman et al. 2006, Sections III-IV): closed forms, experiments, claims.
+
+Every row of the chapter's paper-vs-book table is checked with the tolerance the chapter
+prints, at quick scale and on the shipped full-scale data; the rows where the book shows the
+paper is wrong (beatdown in Theorem 2, the printed beatdown stationary point) must disagree.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from tcplab import cache, claims, experiments, fluid, theory, theory_moments
+from tcplab.charts import moments as charts
+from tcplab.experiments import moments
+
+NAMES = (
+    "moments-table",
+    "moments-distributions",
+    "moments-largest-rate",
+    "moments-beatdown-path",
+    "moments-beatdown-tags",
+    "moments-theorem3",
+)
+
+
+def _results(scale: str) -> dict[str, pd.DataFrame]:
+    if scale == "full":
+        out = {}
+        for name in NAMES:
+            found = cache.load(cache.Entry(name))
+            assert found is not None, f"data/{name}.csv is missing"
+            out[name] = found[0]
+        return out
+    return {name: experiments.run(name, scale="quick") for name in NAMES}
+
+
+@pytest.fixture(scope="module", params=["quick", "full"])
+def results(request: pytest.FixtureRequest) -> dict[str, pd.DataFrame]:
+    return _results(request.param)
+
+
+def _claims(results: dict[str, pd.DataFrame]) -> dict[str, claims.Claim]:
+    return moments.paper_claims(
+        moments.with_exact(results["moments-table"]),
+        results["moments-largest-rate"],
+        results["moments-beatdown-tags"],
+        results["moments-theorem3"],
+    )
+
+
+# ---- closed forms -------------------------------------------------------------------------------
+
+
+def test_theorem2_closed_forms() -> None:
+    assert theory_moments.rate_independent_moments(2)[1] == pytest.approx([5 / 24] * 2, abs=1e-12)
+    assert theory_moments.largest_rate_second_moment(2) == pytest.approx(4 / 21, abs=1e-15)
+    assert theory_moments.beatdown_second_moment(2) == pytest.approx(28 / 111, abs=1e-15)
+    assert theory_moments.beatdown_pinned_second_moment(2) == pytest.approx(1 / 3)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+@pytest.mark.parametrize("beta", [0.3, 0.5, 0.8])
+def test_beatdown_and_largest_rate_means_are_theorem1(n: int, beta: float) -> None:
+    """Theorem 3: the beatdown cycle's mean is Theorem 1; so is largest-rate's fixed point."""
+    want = theory.parallel_throughput(n, beta)
+    assert n * theory_moments.beatdown_mean(n, beta) == pytest.approx(want, rel=1e-12)
+    x1 = theory_moments.largest_rate_fixed_point(n, beta)[0]
+    assert n * x1 * (1 + beta) / 2 == pytest.approx(want, rel=1e-12)
+    assert theory_moments.largest_rate_fixed_point(n, beta).sum() == pytest.approx(1.0)
+    assert theory_moments.beatdown_tag_point(n).sum() == pytest.approx(1.0)
+
+
+def test_printed_beatdown_summary_does_not_sum_to_one() -> None:
+    assert theory_moments.beatdown_tag_point_printed(2).sum() == pytest.approx(1.0)
+    for n in (3, 4, 5):
+        assert theory_moments.beatdown_tag_point_printed(n).sum() < 1.0 - 1e-3
+
+
+def test_rate_independent_moments_match_throughput_and_simulation() -> None:
+    mean, second = theory_moments.rate_independent_moments(3, beta=0.5)
+    assert mean.sum() == pytest.approx(theory.parallel_throughput(3), rel=1e-10)
+    result = fluid.simulate(2, "rate-independent", beta=[0.5, 0.8], events=2000, replicas=1024)
+    _, exact = theory_moments.rate_independent_moments(2, beta=[0.5, 0.8])
+    assert np.all(np.abs(result.second_moment - exact) < 4 * result.second_moment_ci)
+
+
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        (lambda: theory_moments.largest_rate_fixed_point(0), "n_flows"),
+        (lambda: theory_moments.largest_rate_second_moment(2, 1.0), "beta"),
+        (lambda: theory_moments.beatdown_second_moment(1), "n_flows"),
+        (lambda: theory_moments.beatdown_tag_point(1.5), "n_flows"),
+        (lambda: theory_moments.rate_independent_moments(2, probs=[0.5, 0.6]), "probs"),
+        (lambda: theory_moments.rate_independent_moments(2, beta=[0.5, 0.0]), "beta"),
+        (lambda: theory_moments.rate_independent_moments(2, eta=-1.0), "eta"),
+        (lambda: theory_moments.rate_independent_moments(7), "n_flows"),
+    ],
+)
+def test_bad_input_names_the_parameter(call, name: str) -> None:
+    with pytest.raises(ValueError, match=name):
+        call()
+
+
+# ---- the paper-vs-book table --------------------------------------------------------------------
+
+
+def test_every_claim_at_the_printed_tolerance(results: dict[str, pd.DataFrame]) -> None:
+    found = _claims(results)
+    assert {f"theorem2-{p}" for p in moments.POLICIES} <= set(found)
+    for key, claim in found.items():
+        if key in moments.KNOWN_DISAGREEMENTS:
+            assert not claim.within, f"{key}: the paper's value should be off"
+        else:
+            assert claim.within, f"{key}: {claim}"
+    for key in moments.KNOWN_DISAGREEMENTS:
+        assert key in found
+
+
+def test_theorem2_tolerance_is_half_a_percent(results: dict[str, pd.DataFrame]) -> None:
+    for policy in moments.POLICIES:
+        claim = _claims(results)[f"theorem2-{policy}"]
+        assert claim.tolerance == pytest.approx(0.005 * claim.paper)
+
+
+def test_beatdown_is_the_corrected_value(results: dict[str, pd.DataFrame]) -> None:
+    table = results["moments-table"]
+    row = table[(table["n"] == 2) & table["identical"] & (table["policy"] == "beatdown")]
+    assert row["second_moment"].to_numpy() == pytest.approx(
+        28 / 111, rel=moments.THEOREM2_TOLERANCE
+    )
+    assert abs(row["second_moment"].iloc[0] - 1 / 3) > 0.05
+
+
+def test_a_wrong_value_fails_the_checker(results: dict[str, pd.DataFrame]) -> None:
+    claim = _claims(results)["theorem2-rate-independent"]
+    assert claim.within
+    wrong = replace(claim, book=claim.paper * (1 + 2 * moments.THEOREM2_TOLERANCE))
+    assert not wrong.within
+    assert not replace(claim, book=5 / 23).within
+
+
+def test_closed_forms_match_the_simulations(results: dict[str, pd.DataFrame]) -> None:
+    exact = moments.with_exact(results["moments-table"])
+    known = exact[exact["exact"].notna()]
+    assert len(known) >= 10
+    error = (known["second_moment"] / known["exact"] - 1).abs()
+    assert error.max() < moments.THEOREM2_TOLERANCE
+
+
+def test_theorem2_ci_is_tight_enough(results: dict[str, pd.DataFrame]) -> None:
+    table = results["moments-table"]
+    two = table[(table["n"] == 2) & table["identical"]]
+    assert (two["second_moment_ci"] / two["second_moment"]).max() < moments.THEOREM2_TOLERANCE / 2
+
+
+def test_distributions_are_exact_and_consistent(results: dict[str, pd.DataFrame]) -> None:
+    dist = results["moments-distributions"]
+    table = results["moments-table"]
+    for policy, group in dist.groupby("policy"):
+        assert group["cdf"].iloc[-1] == pytest.approx(1.0, abs=1e-9)
+        assert np.all(np.diff(group["cdf"]) >= -1e-12)
+        mid = (group["lower"] + group["upper"]) / 2
+        width = group["upper"] - group["lower"]
+        binned = float((mid**2 * group["density"] * width).sum())
+        assert binned == pytest.approx(group["second_moment"].iloc[0], abs=2e-3)
+        row = table[(table["n"] == 2) & table["identical"] & (table["policy"] == policy)]
+        assert group["second_moment"].iloc[0] == pytest.approx(
+            row["second_moment"].iloc[0], rel=0.02
+        )
+    largest = dist[dist["policy"] == "largest-rate"]
+    inside = (largest["lower"] >= 2 / 7) & (largest["upper"] <= 4 / 7)
+    assert largest.loc[inside, "density"].to_numpy() == pytest.approx(3.5, rel=1e-6)
+
+
+def test_largest_rate_round_robin(results: dict[str, pd.DataFrame]) -> None:
+    largest = results["moments-largest-rate"]
+    assert largest["round_robin"].all()
+    assert (largest["simulated"] - largest["formula"]).abs().max() < moments.FIXED_POINT_TOLERANCE
+
+
+def test_segment_histogram_by_hand() -> None:
+    path = fluid.sample_path(1, "all", beta=0.5, events=4, start=[0.5])
+    mass = moments.segment_histogram(path, np.array([0.0, 0.5, 0.75, 1.0]))
+    assert mass[:, 0] == pytest.approx([0.0, 1.0, 1.0])  # 4 climbs of 0.5 at eta = 1
+
+
+def test_charts_build_and_stay_small(results: dict[str, pd.DataFrame]) -> None:
+    exact = moments.with_exact(results["moments-table"])
+    specs = [
+        charts.second_moment_chart(exact, moments.POLICIES),
+        charts.distribution_chart(results["moments-distributions"], moments.POLICIES),
+        charts.largest_rate_chart(results["moments-largest-rate"]),
+        charts.beatdown_chart(results["moments-beatdown-path"], results["moments-beatdown-tags"]),
+    ]
+    total = sum(len(str(spec.to_dict())) for spec in specs)
+    assert total < 500_000
+    params = specs[1].to_dict()["params"]
+    assert params[0]["bind"]["input"] == "radio"
+
+
+def test_registered_with_their_modules() -> None:
+    for name in NAMES:
+        experiment = experiments.REGISTRY[name]
+        assert moments in experiment.modules and theory_moments in experiment.modules
+        assert math.isfinite(len(experiment.description))
