@@ -1,0 +1,317 @@
+"""The dumbbell: N greedy TCP senders, each on its own access link, share one bottleneck.
+
+Sender i feeds access link i (its own rate and delay, unlimited buffer), which feeds the
+bottleneck queue and link (rate R, one-way delay D); receivers ACK every packet over an
+uncongested reverse path of delay ``D + d_i``. Each connection is one path built from
+:class:`~tcplab.packet.link.Link` objects, so a connection with several paths (BMC) is more
+links and a sender that chooses among them; it is not built here.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import simpy
+
+from ..checks import check_choice, check_int, check_range
+from .link import Link
+from .queues import QUEUES, make_queue
+from .sched import Call, call_at
+from .tcp import VARIANTS, Receiver, TcpConfig, TcpSender
+
+__all__ = ["Dumbbell", "DumbbellResult", "run_dumbbell", "jain_index"]
+
+
+def jain_index(values: Sequence[float]) -> float:
+    """Jain's fairness index (sum x)^2 / (n sum x^2): 1 for equal shares, 1/n for one winner."""
+    x = np.asarray(values, dtype=float)
+    denominator = len(x) * float(np.sum(x * x))
+    return float(np.sum(x) ** 2 / denominator) if denominator > 0 else float("nan")
+
+
+def _per_flow(name: str, value: float | Sequence[float], flows: int) -> list[float]:
+    if isinstance(value, int | float):
+        return [float(value)] * flows
+    values = [float(v) for v in value]
+    if len(values) != flows:
+        raise ValueError(f"{name} has {len(values)} values, expected one per flow ({flows})")
+    return values
+
+
+class Dumbbell:
+    """The wired-up network; :func:`run_dumbbell` is the usual entry point.
+
+    ``configs`` holds one :class:`TcpConfig` per flow; ``access_delays`` and ``delayed_ack``
+    (the receivers' delayed-ACK timer, ``None`` to ACK every packet) are seconds, as is
+    ``overhead``, the random extra transmission time on access links (see ``Link.jitter``).
+    """
+
+    def __init__(
+        self,
+        configs: Sequence[TcpConfig],
+        queue: Any,
+        rate_bps: float,
+        delay: float,
+        access_bps: float,
+        access_delays: Sequence[float],
+        *,
+        trace: bool = True,
+        delayed_ack: float | None = None,
+        overhead: float = 0.0,
+        rng: np.random.Generator | None = None,
+    ) -> None:
+        self.env = env = simpy.Environment()
+        n = len(configs)
+        self.bottleneck = Link(env, rate_bps, delay, queue, name="bottleneck", trace=trace)
+        self.senders: list[TcpSender] = []
+        self.receivers: list[Receiver] = []
+        self.access: list[Link] = []
+        self.reverse: list[Link] = []
+        for i in range(n):
+            access = Link(
+                env, access_bps, access_delays[i], None, self.bottleneck.on_arrival,
+                name=f"access{i}", jitter=overhead, rng=rng,
+            )  # fmt: skip
+            sender = TcpSender(env, i, configs[i], access.send, trace=trace)
+            reverse = Link(env, None, delay + access_delays[i], None, sender.on_ack)
+            self.receivers.append(Receiver(env, i, reverse.send, delayed_ack=delayed_ack))
+            self.senders.append(sender)
+            self.access.append(access)
+            self.reverse.append(reverse)
+        self.bottleneck.dst = [r.on_packet for r in self.receivers]
+
+    def start(self, times: Sequence[float]) -> None:
+        """Start sender i at simulated time ``times[i]``."""
+        for sender, t in zip(self.senders, times, strict=True):
+            call_at(self.env, float(t), lambda _e, s=sender: s.start(), None)
+
+    def stop(self) -> None:
+        """Stop every sender (no new packets, timers ignored); packets in flight continue."""
+        for sender in self.senders:
+            sender.stopped = True
+
+    def drain(self) -> None:
+        """Stop the senders and run until every packet and ACK has arrived."""
+        self.stop()
+        self.env.run()
+
+    def counts(self) -> dict[str, int]:
+        """Packet counters: sent by senders, received by receivers, dropped on any link."""
+        return {
+            "sent": sum(s.sent for s in self.senders),
+            "received": sum(r.received for r in self.receivers),
+            "dropped": self.bottleneck.drops + sum(a.drops for a in self.access),
+        }
+
+
+@dataclass(frozen=True, eq=False)
+class DumbbellResult:
+    """Outcome of :func:`run_dumbbell`. Rates in Mb/s. Goodput counts distinct packets
+    (``packet_bytes`` each, duplicates excluded) received after the warm-up; ``packets``
+    counts every bottleneck arrival of the whole run (the speed measure), ``drop_rate`` only
+    those after the warm-up."""
+
+    params: dict[str, Any]
+    delivered: np.ndarray  # per flow, after warm-up
+    arrivals: int  # bottleneck arrivals after warm-up
+    drops: int  # bottleneck drops after warm-up
+    packets: int
+    wall_s: float
+    flow_table: pd.DataFrame
+    cwnd_trace: pd.DataFrame
+    queue_trace: pd.DataFrame
+
+    @property
+    def per_flow_mbps(self) -> np.ndarray:
+        p = self.params
+        span = p["duration"] - p["warmup"]
+        return self.delivered * p["packet_bytes"] * 8.0 / span / 1e6
+
+    def summary(self) -> dict[str, Any]:
+        per_flow = self.per_flow_mbps
+        goodput = float(per_flow.sum())
+        return {
+            "goodput_mbps": goodput,
+            "utilisation": goodput / self.params["rate_mbps"],
+            "drop_rate": self.drops / self.arrivals if self.arrivals else 0.0,
+            "per_flow_mbps": [float(x) for x in per_flow],
+            "jain_index": jain_index(per_flow),
+            "packets": self.packets,
+            "arrivals_after_warmup": self.arrivals,
+            "drops_after_warmup": self.drops,
+            "timeouts": int(self.flow_table["timeouts"].sum()),
+            "fast_retransmits": int(self.flow_table["fast_retransmits"].sum()),
+            "wall_s": self.wall_s,
+            "packets_per_wall_s": self.packets / self.wall_s if self.wall_s > 0 else float("nan"),
+        }
+
+    def flows(self) -> pd.DataFrame:
+        """One row per flow: RTT, delivered bytes and goodput after warm-up, loss counters."""
+        return self.flow_table.copy()
+
+    def cwnd(self) -> pd.DataFrame:
+        """Tidy (time, flow, cwnd) rows, one per window change (empty without ``trace``)."""
+        return self.cwnd_trace.copy()
+
+    def queue(self) -> pd.DataFrame:
+        """Tidy (time, waiting, dropped) rows, one per bottleneck arrival."""
+        return self.queue_trace.copy()
+
+
+def run_dumbbell(
+    flows: int,
+    queue: str = "droptail",
+    buffer: int = 100,
+    rate_mbps: float = 10.0,
+    delay_ms: float = 25.0,
+    access_mbps: float = 100.0,
+    access_delay_ms: float | Sequence[float] = 0.0,
+    duration: float = 60.0,
+    warmup: float = 10.0,
+    tcp: str = "newreno",
+    packet_bytes: int = 1500,
+    seed: int = 0,
+    *,
+    a: float | Sequence[float] = 1.0,
+    b: float | Sequence[float] = 0.5,
+    access_jitter_ms: float = 0.0,
+    start_spread: float = 1.0,
+    max_window: int = 20_000,
+    granularity: float = 0.01,
+    min_rto: float = 0.2,
+    queue_options: dict[str, float] | None = None,
+    delayed_ack_ms: float | None = None,
+    overhead_ms: float = 0.0,
+    trace: bool = True,
+) -> DumbbellResult:
+    """Simulate ``flows`` greedy TCP connections on a dumbbell; see :class:`DumbbellResult`.
+
+    Flow i has access delay ``access_delay_ms[i] + U(0, access_jitter_ms)`` (Morris: 0 and 50)
+    and starts at ``U(0, start_spread)`` s. ``a``/``b`` set AIMD(a, b), per flow if sequences.
+    ``queue_options`` go to the discipline (RED: ``min_th``, ``max_th``, ``max_p``, ``w_q``,
+    ``wait``, ``gentle``; threshold: ``threshold``, ``hold``). ``delayed_ack_ms`` makes the
+    receivers ACK every second packet (at most that long late). ``overhead_ms > 0`` delays
+    each packet on its access link by ``U(0, overhead_ms)`` (ns-2's ``overhead_``): without
+    it, DropTail runs with many flows can show deterministic phase effects (a flow that is
+    never dropped). Randomness comes only from
+    ``numpy.random.SeedSequence(seed)``.
+    """
+    flows = check_int("flows", flows, 1)
+    check_choice("queue", queue, QUEUES)
+    buffer = check_int("buffer", buffer, 1)
+    rate = check_range("rate_mbps", rate_mbps, 0.0, low_open=True) * 1e6
+    delay = check_range("delay_ms", delay_ms, 0.0) / 1e3
+    access = check_range("access_mbps", access_mbps, 0.0, low_open=True) * 1e6
+    base_delays = _per_flow("access_delay_ms", access_delay_ms, flows)
+    for d in base_delays:
+        check_range("access_delay_ms", d, 0.0)
+    jitter = check_range("access_jitter_ms", access_jitter_ms, 0.0)
+    duration = check_range("duration", duration, 0.0, low_open=True)
+    warmup = check_range("warmup", warmup, 0.0, duration, high_open=True)
+    check_choice("tcp", tcp, VARIANTS)
+    packet_bytes = check_int("packet_bytes", packet_bytes, 1)
+    seed = check_int("seed", seed, 0)
+    start_spread = check_range("start_spread", start_spread, 0.0)
+    delack = None
+    if delayed_ack_ms is not None:
+        delack = check_range("delayed_ack_ms", delayed_ack_ms, 0.0, low_open=True) / 1e3
+    overhead = check_range("overhead_ms", overhead_ms, 0.0) / 1e3
+    a_list, b_list = _per_flow("a", a, flows), _per_flow("b", b, flows)
+    configs = [
+        TcpConfig(
+            variant=tcp,
+            a=ai,
+            b=bi,
+            packet_bytes=packet_bytes,
+            max_window=max_window,
+            granularity=granularity,
+            min_rto=min_rto,
+        )
+        for ai, bi in zip(a_list, b_list, strict=True)
+    ]
+    rng_start, rng_delay, rng_queue, rng_overhead = (
+        np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(4)
+    )
+    options = dict(queue_options or {})
+    if queue == "red":
+        options.setdefault("mean_pkt_time", packet_bytes * 8.0 / rate)
+    discipline = make_queue(queue, buffer, rng_queue if queue == "red" else None, **options)
+    delays = [
+        (d + jitter * u) / 1e3 for d, u in zip(base_delays, rng_delay.random(flows), strict=True)
+    ]
+    net = Dumbbell(
+        configs, discipline, rate, delay, access, delays,
+        trace=trace, delayed_ack=delack, overhead=overhead, rng=rng_overhead,
+    )  # fmt: skip
+    net.start(rng_start.uniform(0.0, start_spread, flows))
+    snapshot: dict[str, Any] = {}
+
+    def take_snapshot(_event: Call) -> None:
+        snapshot["delivered"] = np.array([r.unique for r in net.receivers])
+        snapshot["arrivals"] = net.bottleneck.arrivals
+        snapshot["drops"] = net.bottleneck.drops
+
+    call_at(net.env, warmup, take_snapshot, None)
+    began = time.perf_counter()
+    net.env.run(until=duration)
+    wall = time.perf_counter() - began
+    if not snapshot:  # warmup == 0 with nothing scheduled before: counters start at zero
+        snapshot = {"delivered": np.zeros(flows, dtype=int), "arrivals": 0, "drops": 0}
+    delivered = np.array([r.unique for r in net.receivers]) - snapshot["delivered"]
+    span = duration - warmup
+    rtts = [2.0 * (delay + d) for d in delays]
+    flow_table = pd.DataFrame(
+        {
+            "flow": np.arange(flows),
+            "rtt_prop_s": rtts,
+            "a": a_list,
+            "b": b_list,
+            "bytes": delivered * packet_bytes,
+            "goodput_mbps": delivered * packet_bytes * 8.0 / span / 1e6,
+            "sent": [s.sent for s in net.senders],
+            "retransmits": [s.retransmits for s in net.senders],
+            "fast_retransmits": [s.fast_retransmits for s in net.senders],
+            "timeouts": [s.timeouts for s in net.senders],
+        }
+    )
+    cwnd = pd.DataFrame(
+        {
+            "time": np.concatenate([np.array(s.trace_time, dtype=float) for s in net.senders]),
+            "flow": np.repeat(np.arange(flows), [len(s.trace_time) for s in net.senders]),
+            "cwnd": np.concatenate([np.array(s.trace_cwnd, dtype=float) for s in net.senders]),
+        }
+    )
+    q = net.bottleneck.traces()
+    queue_trace = pd.DataFrame({k: q[k] for k in ("time", "waiting", "dropped")})
+    params = {
+        "flows": flows,
+        "queue": queue,
+        "buffer": buffer,
+        "rate_mbps": rate / 1e6,
+        "delay_ms": delay * 1e3,
+        "access_mbps": access / 1e6,
+        "access_delays_ms": [d * 1e3 for d in delays],
+        "duration": duration,
+        "warmup": warmup,
+        "tcp": tcp,
+        "packet_bytes": packet_bytes,
+        "seed": seed,
+        "delayed_ack_ms": delayed_ack_ms,
+        "overhead_ms": overhead * 1e3,
+    }
+    return DumbbellResult(
+        params=params,
+        delivered=delivered,
+        arrivals=net.bottleneck.arrivals - snapshot["arrivals"],
+        drops=net.bottleneck.drops - snapshot["drops"],
+        packets=net.bottleneck.arrivals,
+        wall_s=wall,
+        flow_table=flow_table,
+        cwnd_trace=cwnd,
+        queue_trace=queue_trace,
+    )

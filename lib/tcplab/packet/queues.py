@@ -1,0 +1,160 @@
+"""Queue disciplines: which arriving packets a bottleneck admits.
+
+A discipline sees each arrival with the number of packets already waiting (the packet in
+transmission is not counted, as in ns-2) and returns whether to admit it. DropTail admits while
+the buffer has room; RED (Floyd and Jacobson 1993) drops early with a probability that grows
+with an exponentially averaged queue; the threshold-dropper of Altman et al. drops the first
+arrival above a threshold and then spares everyone for a hold time, so each congestion event
+signals exactly one connection.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..checks import check_choice, check_int, check_range
+
+__all__ = ["DropTail", "RED", "ThresholdDropper", "QUEUES", "make_queue"]
+
+QUEUES = ("droptail", "red", "threshold")
+_UNIFORM_BLOCK = 4096
+
+
+@dataclass(eq=False)
+class DropTail:
+    """Admit while fewer than ``buffer`` packets wait."""
+
+    buffer: int
+
+    def __post_init__(self) -> None:
+        self.buffer = check_int("buffer", self.buffer, 1)
+
+    def admit(self, waiting: int, now: float, idle_since: float) -> bool:
+        return waiting < self.buffer
+
+
+@dataclass(eq=False)
+class RED:
+    """Random Early Detection (Floyd and Jacobson 1993), packet mode, as in ns-2.
+
+    ``min_th``/``max_th`` default to 0.6 and 0.8 of the buffer (the ns-2 set-up of Altman et
+    al.); ``w_q`` is the averaging weight, ``max_p`` the drop probability at ``max_th``.
+    ``wait=True`` spaces drops more evenly (ns-2 ``wait_``: no drop until ``count * p_b >= 1``),
+    ``gentle=True`` ramps the probability from ``max_p`` to 1 between ``max_th`` and twice it.
+    ``mean_pkt_time`` (seconds) ages the average across idle periods.
+    """
+
+    buffer: int
+    min_th: float | None = None
+    max_th: float | None = None
+    max_p: float = 0.1
+    w_q: float = 0.002
+    wait: bool = True
+    gentle: bool = False
+    mean_pkt_time: float = 1e-3
+    rng: np.random.Generator = field(default_factory=lambda: np.random.default_rng(0))
+
+    def __post_init__(self) -> None:
+        self.buffer = check_int("buffer", self.buffer, 1)
+        if self.min_th is None:
+            self.min_th = 0.6 * self.buffer
+        if self.max_th is None:
+            self.max_th = 0.8 * self.buffer
+        self.min_th = check_range("min_th", self.min_th, 0.0, self.buffer, low_open=True)
+        self.max_th = check_range("max_th", self.max_th, self.min_th, self.buffer, low_open=True)
+        self.max_p = check_range("max_p", self.max_p, 0.0, 1.0, low_open=True)
+        self.w_q = check_range("w_q", self.w_q, 0.0, 1.0, low_open=True)
+        self.mean_pkt_time = check_range("mean_pkt_time", self.mean_pkt_time, 0.0, low_open=True)
+        self.avg = 0.0
+        self.count = 0
+        self._uniforms = np.empty(0)
+        self._next = 0
+        self.early_drops = 0
+        self.forced_drops = 0
+
+    def _uniform(self) -> float:
+        if self._next >= len(self._uniforms):
+            self._uniforms = self.rng.random(_UNIFORM_BLOCK)
+            self._next = 0
+        u = self._uniforms[self._next]
+        self._next += 1
+        return float(u)
+
+    def admit(self, waiting: int, now: float, idle_since: float) -> bool:
+        if idle_since >= 0.0:  # the link is empty: age the average over the idle time
+            self.avg *= (1.0 - self.w_q) ** ((now - idle_since) / self.mean_pkt_time)
+        else:
+            self.avg += self.w_q * (waiting - self.avg)
+        return not self._decide(waiting)
+
+    def _decide(self, waiting: int) -> bool:
+        if waiting >= self.buffer:
+            self.forced_drops += 1
+            self.count = 0
+            return True
+        avg, min_th, max_th = self.avg, self.min_th, self.max_th
+        if avg < min_th:
+            self.count = 0
+            return False
+        if avg < max_th:
+            p_b = self.max_p * (avg - min_th) / (max_th - min_th)
+        elif self.gentle and avg < 2.0 * max_th:
+            p_b = self.max_p + (1.0 - self.max_p) * (avg - max_th) / max_th
+        else:
+            self.forced_drops += 1
+            self.count = 0
+            return True
+        self.count += 1
+        scaled = self.count * p_b
+        if self.wait:
+            p_a = 0.0 if scaled < 1.0 else (p_b / (2.0 - scaled) if scaled < 2.0 else 1.0)
+        else:
+            p_a = p_b / (1.0 - scaled) if scaled < 1.0 else 1.0
+        if self._uniform() < p_a:
+            self.early_drops += 1
+            self.count = 0
+            return True
+        return False
+
+
+@dataclass(eq=False)
+class ThresholdDropper:
+    """Altman et al.'s threshold-dropper: drop the first arrival that finds ``threshold``
+    packets waiting, then admit everything for ``hold`` seconds (a fraction of the RTT);
+    ``buffer`` is only a safety cap (the paper's "virtually infinite" buffer)."""
+
+    buffer: int
+    threshold: int = 3
+    hold: float = 0.1
+
+    def __post_init__(self) -> None:
+        self.buffer = check_int("buffer", self.buffer, 1)
+        self.threshold = check_int("threshold", self.threshold, 1, self.buffer)
+        self.hold = check_range("hold", self.hold, 0.0)
+        self._until = -1.0
+
+    def admit(self, waiting: int, now: float, idle_since: float) -> bool:
+        if waiting >= self.buffer:
+            return False
+        if now < self._until or waiting < self.threshold:
+            return True
+        self._until = now + self.hold
+        return False
+
+
+def make_queue(
+    kind: str, buffer: int, rng: np.random.Generator | None = None, **options: float
+) -> DropTail | RED | ThresholdDropper:
+    """Build a discipline by name (``droptail``, ``red``, ``threshold``)."""
+    check_choice("queue", kind, QUEUES)
+    if kind == "droptail":
+        if options:
+            raise ValueError(f"queue='droptail' takes no options, got {sorted(options)}")
+        return DropTail(buffer)
+    if kind == "red":
+        if rng is not None:
+            options["rng"] = rng
+        return RED(buffer, **options)
+    return ThresholdDropper(buffer, **options)

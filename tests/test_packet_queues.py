@@ -1,0 +1,73 @@
+"""Queue disciplines in isolation: DropTail, RED (average, thresholds, wait, gentle) and the
+threshold-dropper, driven with hand-made arrival sequences."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tcplab.packet import RED, DropTail, ThresholdDropper, make_queue
+
+BUSY = -1.0  # idle_since value meaning "the link is transmitting"
+
+
+def test_droptail_admits_while_there_is_room():
+    q = DropTail(3)
+    assert [q.admit(n, 0.0, BUSY) for n in range(5)] == [True, True, True, False, False]
+
+
+def test_red_defaults_are_fractions_of_the_buffer():
+    q = RED(100)
+    assert (q.min_th, q.max_th, q.max_p) == (60.0, 80.0, 0.1)
+
+
+def test_red_never_drops_below_min_threshold_and_always_above_max():
+    q = RED(100, w_q=1.0)  # average == instantaneous queue
+    assert all(q.admit(n, 0.0, BUSY) for n in range(60))
+    assert not any(q.admit(n, 0.0, BUSY) for n in range(80, 100))
+    assert q.forced_drops == 20 and q.early_drops == 0
+
+
+def test_red_drop_probability_between_thresholds():
+    # at avg = 70 (halfway) p_b = max_p / 2 = 0.05; without `wait` the gaps between drops are
+    # uniform on 1..1/p_b, so the long-run drop fraction is 2 p_b / (1 + p_b) ~ 0.095
+    q = RED(100, w_q=1.0, wait=False, rng=np.random.default_rng(1))
+    decisions = [q.admit(70, 0.0, BUSY) for _ in range(20_000)]
+    assert 1 - np.mean(decisions) == pytest.approx(2 * 0.05 / 1.05, rel=0.08)
+    # with `wait` no drop comes sooner than 1/p_b = 20 packets after the previous one
+    q = RED(100, w_q=1.0, wait=True, rng=np.random.default_rng(1))
+    drops = np.flatnonzero([not q.admit(70, 0.0, BUSY) for _ in range(20_000)])
+    assert np.diff(drops).min() >= 20
+
+
+def test_red_gentle_ramps_instead_of_forcing():
+    harsh = RED(200, min_th=20, max_th=40, w_q=1.0)
+    gentle = RED(200, min_th=20, max_th=40, w_q=1.0, gentle=True, rng=np.random.default_rng(2))
+    assert not harsh.admit(50, 0.0, BUSY)
+    admitted = [gentle.admit(50, 0.0, BUSY) for _ in range(1000)]
+    assert 0 < sum(admitted) < 1000
+    assert not gentle.admit(80, 0.0, BUSY)  # beyond 2 max_th: forced
+
+
+def test_red_average_decays_over_idle_time():
+    q = RED(100, w_q=0.5, mean_pkt_time=0.01)
+    for _ in range(20):
+        q.admit(50, 0.0, BUSY)
+    assert q.avg == pytest.approx(50, rel=1e-3)
+    q.admit(0, 1.0, 0.9)  # idle for 0.1 s = 10 packet times
+    assert q.avg == pytest.approx(50 * 0.5**10, rel=1e-2)
+
+
+def test_threshold_dropper_drops_one_then_holds():
+    q = ThresholdDropper(1000, threshold=3, hold=0.5)
+    assert q.admit(2, 0.0, BUSY)
+    assert not q.admit(3, 0.1, BUSY)  # first arrival above the threshold
+    assert q.admit(10, 0.2, BUSY) and q.admit(10, 0.59, BUSY)  # held: nobody else dropped
+    assert not q.admit(4, 0.7, BUSY)
+    assert not q.admit(1000, 0.8, BUSY)  # the buffer is still a hard cap
+
+
+def test_make_queue_by_name():
+    assert isinstance(make_queue("droptail", 5), DropTail)
+    assert isinstance(make_queue("red", 5, np.random.default_rng(0), max_p=0.2), RED)
+    assert isinstance(make_queue("threshold", 50, threshold=4), ThresholdDropper)

@@ -1,0 +1,168 @@
+"""TCP sender mechanics on tiny deterministic one-flow dumbbells (no randomness involved).
+
+Losses are forced by wrapping the sender's output, so each test knows exactly which packet
+is lost; the network itself is loss-free (a 1000-packet DropTail buffer).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tcplab.packet import DropTail, Dumbbell, TcpConfig
+
+RATE = 10e6  # b/s
+DELAY = 0.05  # one-way bottleneck delay (s): RTT 0.1 s, 83 packets of 1500 B in flight
+
+
+def one_flow(drop=None, **config) -> Dumbbell:
+    """One flow on a loss-free dumbbell; ``drop(seq, attempt, sender)`` says which sends to lose
+    (``attempt`` counts the sends of ``seq``, 1 for the first)."""
+    net = Dumbbell([TcpConfig(**config)], DropTail(1000), RATE, DELAY, 1e9, [0.0])
+    sender = net.senders[0]
+    if drop is not None:
+        forward = sender.output
+        attempts: dict[int, int] = {}
+
+        def lossy(packet):
+            seq = packet[1]
+            attempts[seq] = attempts.get(seq, 0) + 1
+            if not drop(seq, attempts[seq], sender):
+                forward(packet)
+
+        sender.output = lossy
+    net.start([0.0])
+    return net
+
+
+def step_until(net: Dumbbell, condition) -> dict[str, float]:
+    """Advance event by event until ``condition(sender)``; return the state just before."""
+    sender = net.senders[0]
+    while True:
+        before = {"cwnd": sender.cwnd, "rto": sender.rto, "ssthresh": sender.ssthresh}
+        net.env.step()
+        if condition(sender):
+            return before
+
+
+def traced_one_flow(**config) -> Dumbbell:
+    net = Dumbbell([TcpConfig(**config)], DropTail(1000), RATE, DELAY, 1e9, [0.0], trace=True)
+    net.start([0.0])
+    return net
+
+
+def test_window_grows_by_one_per_ack_then_one_per_rtt():
+    net = traced_one_flow(initial_ssthresh=16)
+    net.env.run(until=4.0)
+    sender = net.senders[0]
+    times, cwnd = list(sender.trace_time), list(sender.trace_cwnd)
+    assert sender.retransmits == 0
+    steps = [b - a for a, b in zip(cwnd, cwnd[1:], strict=False)]
+    slow = [s for w, s in zip(cwnd, steps, strict=False) if w < 16]
+    avoid = [(w, s) for w, s in zip(cwnd, steps, strict=False) if w >= 16]
+    assert slow == [1.0] * 15  # 1 -> 16, one packet per ACK
+    assert all(s == pytest.approx(1.0 / w) for w, s in avoid)
+    # slow start doubles each RTT: 1, 2, 4, 8, 16 takes four RTTs (plus serialisation)
+    t16 = times[cwnd.index(16.0)]
+    assert 0.4 <= t16 < 0.45
+    # congestion avoidance adds one packet per RTT (no queueing: window < 83 packets)
+    # (slightly under one: each ACK adds 1/cwnd of the *growing* window)
+    rtt = 2 * DELAY + 1500 * 8 / RATE
+    later = [w for t, w in zip(times, cwnd, strict=True) if t <= t16 + 3.0][-1]
+    assert 0.9 * 3.0 / rtt <= later - 16 <= 3.0 / rtt
+
+
+def test_single_drop_fast_retransmit_halves_the_window():
+    net = one_flow(lambda seq, attempt, _: seq == 100 and attempt == 1, initial_ssthresh=30)
+    sender = net.senders[0]
+    before = step_until(net, lambda s: s.fast_retransmits == 1)
+    assert sender.in_recovery and sender.retransmits == 1
+    assert sender.ssthresh == pytest.approx(before["cwnd"] / 2)
+    step_until(net, lambda s: not s.in_recovery)
+    assert sender.cwnd == pytest.approx(before["cwnd"] / 2)
+    net.env.run(until=10.0)
+    assert sender.timeouts == 0 and sender.fast_retransmits == 1 and sender.retransmits == 1
+    assert net.receivers[0].delivered > 500
+
+
+@pytest.mark.parametrize(("variant", "after"), [("tahoe", 1.0), ("reno", None)])
+def test_single_drop_other_variants(variant, after):
+    net = one_flow(lambda s, k, _: s == 100 and k == 1, variant=variant, initial_ssthresh=30)
+    sender = net.senders[0]
+    before = step_until(net, lambda s: s.fast_retransmits == 1)
+    assert sender.ssthresh == pytest.approx(before["cwnd"] / 2)
+    if after is not None:
+        assert sender.cwnd == after
+    net.env.run(until=5.0)
+    assert sender.timeouts == 0 and sender.fast_retransmits == 1
+
+
+def test_weighted_aimd_decreases_to_one_minus_b():
+    net = one_flow(lambda s, k, _: s == 100 and k == 1, variant="aimd", a=2.0, b=0.25)
+    sender = net.senders[0]
+    sender.ssthresh = 20.0
+    before = step_until(net, lambda s: s.fast_retransmits == 1)
+    assert sender.ssthresh == pytest.approx(0.75 * before["cwnd"])
+    step_until(net, lambda s: not s.in_recovery)
+    w0, t0 = sender.cwnd, net.env.now
+    net.env.run(until=t0 + 1.0)  # 10 RTTs of congestion avoidance at a = 2
+    assert sender.cwnd - w0 == pytest.approx(20, abs=2.5)
+
+
+def test_timeout_doubles_rto_and_resets_window():
+    # lose every packet from 50 on sent before the first time-out: no dupACKs come back, so
+    # only the timer can recover; the first retransmission of 50 is lost too (second time-out)
+    net = one_flow(lambda s, k, snd: (s >= 50 and snd.timeouts == 0) or (s == 50 and k == 2))
+    sender = net.senders[0]
+    before = step_until(net, lambda s: s.timeouts == 1)
+    assert sender.cwnd == 1.0
+    assert sender.rto == pytest.approx(2 * before["rto"])
+    assert sender.ssthresh == pytest.approx(max(before["cwnd"] / 2, 2))
+    again = step_until(net, lambda s: s.timeouts == 2)
+    assert sender.rto == pytest.approx(2 * again["rto"]) == pytest.approx(4 * before["rto"])
+    net.env.run(until=30.0)
+    assert sender.timeouts == 2 and net.receivers[0].delivered > 1000
+    assert sender.backoff == 1  # reset by the first clean RTT sample (Karn)
+
+
+def test_timer_granularity_rounds_the_rto():
+    net = one_flow(granularity=0.5, min_rto=0.5)
+    net.env.run(until=2.0)
+    sender = net.senders[0]
+    assert sender.srtt is not None
+    assert sender.base_rto / 0.5 == pytest.approx(round(sender.base_rto / 0.5))
+    assert sender.base_rto >= sender.srtt + 0.5
+
+
+def test_receiver_acks_cumulatively_and_buffers_out_of_order():
+    net = one_flow(lambda s, k, _: s == 3 and k == 1)
+    receiver = net.receivers[0]
+    net.env.run(until=0.3)  # packet 3 is still missing: later ones wait out of order
+    assert receiver.delivered == 3 < receiver.unique
+    net.env.run(until=5.0)
+    assert net.senders[0].retransmits == 1
+    assert receiver.received == receiver.unique == receiver.delivered  # no duplicates
+
+
+def test_delayed_ack_acks_every_second_packet():
+    net = Dumbbell(
+        [TcpConfig(initial_ssthresh=16)], DropTail(1000), RATE, DELAY, 1e9, [0.0],
+        delayed_ack=0.1,
+    )  # fmt: skip
+    net.start([0.0])
+    net.env.run(until=5.0)
+    receiver, acks = net.receivers[0], net.reverse[0].arrivals
+    assert net.senders[0].retransmits == 0
+    assert acks == pytest.approx(receiver.received / 2, rel=0.02)
+
+
+def test_delayed_ack_timer_fires_for_a_lone_packet():
+    # with a one-packet window every packet waits out the whole delayed-ACK timer
+    net = Dumbbell(
+        [TcpConfig(max_window=1)], DropTail(10), RATE, DELAY, 1e9, [0.0], delayed_ack=0.05
+    )
+    net.start([0.0])
+    net.env.run(until=3.0)
+    sender = net.senders[0]
+    serialisation = 1500 * 8 / RATE + 1500 * 8 / 1e9  # bottleneck and access link
+    assert sender.srtt == pytest.approx(2 * DELAY + serialisation + 0.05, rel=1e-9)
+    assert net.reverse[0].arrivals == net.receivers[0].received
