@@ -50,6 +50,34 @@ def test_fluid_json_has_the_documented_fields() -> None:
     assert sum(result["per_flow"]) == pytest.approx(result["aggregate"])
 
 
+def test_packet_json_has_the_documented_fields() -> None:
+    done = _run(
+        "packet",
+        "--flows",
+        "5",
+        "--queue",
+        "red",
+        "--buffer",
+        "50",
+        "--rate-mbps",
+        "10",
+        "--duration",
+        "20",
+        "--warmup",
+        "5",
+        "--seed",
+        "1",
+        "--json",
+    )
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert {"goodput_mbps", "drop_rate", "per_flow_mbps", "packets", "wall_s"} <= set(result)
+    assert len(result["per_flow_mbps"]) == 5
+    assert 0 < result["goodput_mbps"] <= 10.0
+    assert 0 <= result["drop_rate"] < 1
+    assert sum(result["per_flow_mbps"]) == pytest.approx(result["goodput_mbps"], rel=1e-6)
+
+
 @pytest.mark.parametrize(
     ("args", "words"),
     [
@@ -66,6 +94,11 @@ def test_fluid_json_has_the_documented_fields() -> None:
         (["fluid", "--flows", "3", "--probs", "0.5,0.5"], ["probs", "3"]),
         (["fluid", "--flows", "2", "--probs", "0.5,0.6"], ["probs"]),
         (["fluid", "--replicas", "0"], ["replicas=0"]),
+        (["packet", "--rate-mbps", "0"], ["rate_mbps=0", "(0, inf)"]),
+        (["packet", "--buffer", "0"], ["buffer=0", "[1, inf)"]),
+        (["packet", "--queue", "red", "--min-th", "50", "--max-th", "20"], ["max_th=20"]),
+        (["packet", "--queue", "red", "--max-p", "1.5"], ["max_p=1.5", "(0, 1]"]),
+        (["packet", "--queue", "sfq"], ["--queue", "sfq"]),
     ],
 )
 def test_bad_input_is_one_line_naming_the_parameter(args: list[str], words: list[str]) -> None:

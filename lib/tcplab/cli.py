@@ -113,6 +113,43 @@ def _fluid(args: argparse.Namespace) -> int:
     return 0
 
 
+def _packet(args: argparse.Namespace) -> int:
+    from . import packet  # simpy is only needed here
+
+    options = {
+        key: value
+        for key, value in (("min_th", args.min_th), ("max_th", args.max_th), ("max_p", args.max_p))
+        if value is not None
+    }
+    if options and args.queue != "red":
+        raise ValueError(f"--min-th/--max-th/--max-p only apply to --queue red, not {args.queue!r}")
+    result = packet.run_dumbbell(
+        args.flows,
+        queue=args.queue,
+        buffer=args.buffer,
+        rate_mbps=args.rate_mbps,
+        delay_ms=args.delay_ms,
+        access_mbps=args.access_mbps,
+        access_delay_ms=args.access_delay_ms,
+        duration=args.duration,
+        warmup=args.warmup,
+        tcp=args.tcp,
+        packet_bytes=args.packet_bytes,
+        seed=args.seed,
+        queue_options=options or None,
+        overhead_ms=args.overhead_ms,
+        trace=False,
+    )
+    summary = result.summary()
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        for key, value in summary.items():
+            shown = ", ".join(f"{v:.3f}" for v in value) if isinstance(value, list) else value
+            print(f"{key:>22}: {shown}")
+    return 0
+
+
 def _list(args: argparse.Namespace) -> int:
     for name, experiment in sorted(experiments.REGISTRY.items()):
         print(f"{name:28} {experiment.description}")
@@ -171,6 +208,31 @@ def _parser() -> _Parser:
     flu.add_argument("--seed", type=int, default=0)
     flu.add_argument("--json", action="store_true", help="print one JSON object")
     flu.set_defaults(handler=_fluid)
+
+    pkt = commands.add_parser("packet", help="N TCP flows on a dumbbell, packet-level (simpy)")
+    pkt.add_argument("--flows", type=int, default=10, help="number of TCP flows, >= 1")
+    pkt.add_argument("--queue", choices=("droptail", "red", "threshold"), default="droptail")
+    pkt.add_argument("--buffer", type=int, default=100, help="bottleneck buffer in packets")
+    pkt.add_argument("--rate-mbps", type=float, default=10.0, help="bottleneck rate, Mb/s")
+    pkt.add_argument("--delay-ms", type=float, default=25.0, help="bottleneck one-way delay")
+    pkt.add_argument("--access-mbps", type=float, default=100.0, help="access link rate, Mb/s")
+    pkt.add_argument("--access-delay-ms", type=float, default=0.0, help="access one-way delay")
+    pkt.add_argument("--duration", type=float, default=60.0, help="simulated seconds")
+    pkt.add_argument("--warmup", type=float, default=10.0, help="seconds not measured")
+    pkt.add_argument("--tcp", choices=("tahoe", "reno", "newreno"), default="newreno")
+    pkt.add_argument("--packet-bytes", type=int, default=1500)
+    pkt.add_argument("--min-th", type=float, help="RED min threshold (default 0.6 buffer)")
+    pkt.add_argument("--max-th", type=float, help="RED max threshold (default 0.8 buffer)")
+    pkt.add_argument("--max-p", type=float, help="RED max drop probability, in (0, 1]")
+    pkt.add_argument(
+        "--overhead-ms",
+        type=float,
+        default=0.0,
+        help="random per-packet send jitter U(0, x) ms, as ns-2's overhead_",
+    )
+    pkt.add_argument("--seed", type=int, default=0)
+    pkt.add_argument("--json", action="store_true", help="print one JSON object")
+    pkt.set_defaults(handler=_packet)
 
     listing = commands.add_parser("list", help="list the experiments behind the book")
     listing.set_defaults(handler=_list)
