@@ -20,6 +20,7 @@ from tcplab import theory_parallel as tp
 from tcplab.charts import insensitivity as ichart
 from tcplab.claims import Claim
 from tcplab.experiments import insensitivity as ins
+from tcplab.experiments import insensitivity_claims as ic
 
 CLAIM_TABLES = (
     "insensitivity-throughput",
@@ -47,7 +48,7 @@ def full() -> dict[str, pd.DataFrame]:
 
 
 def claims_of(tables: dict[str, pd.DataFrame]) -> dict:
-    return ins.keyed_claims(*(tables[name] for name in CLAIM_TABLES))
+    return ic.keyed_claims(*(tables[name] for name in CLAIM_TABLES))
 
 
 def wrong_verdicts(claims: dict) -> list[str]:
@@ -55,7 +56,7 @@ def wrong_verdicts(claims: dict) -> list[str]:
     return [
         f"{key}: paper {c.paper:.6g}, book {c.book:.6g}, tolerance {c.tolerance:.1e}"
         for key, c in claims.items()
-        if c.within != ins.EXPECTED_VERDICTS[key]
+        if c.within != ic.EXPECTED_VERDICTS[key]
     ]
 
 
@@ -65,19 +66,19 @@ def wrong_verdicts(claims: dict) -> list[str]:
 @pytest.mark.parametrize("scale", ["quick", "full"])
 def test_every_claim_has_its_expected_verdict(scale: str, request: pytest.FixtureRequest) -> None:
     claims = claims_of(request.getfixturevalue(scale))
-    assert list(claims) == list(ins.EXPECTED_VERDICTS)
+    assert list(claims) == list(ic.EXPECTED_VERDICTS)
     assert not wrong_verdicts(claims)
 
 
 @pytest.mark.parametrize("scale", ["quick", "full"])
 def test_the_claims_use_the_printed_tolerances(scale: str, request: pytest.FixtureRequest) -> None:
     claims = claims_of(request.getfixturevalue(scale))
-    assert claims["n3"].tolerance == claims["n6"].tolerance == ins.TOL_PERCENT == 5e-3
-    assert claims["exact"].tolerance == ins.TOL_EXACT
+    assert claims["n3"].tolerance == claims["n6"].tolerance == ic.TOL_PERCENT == 5e-3
+    assert claims["exact"].tolerance == ic.TOL_EXACT
     for key in ("example1", "rtt", "spread-identical", "spread-beta", "spread-rtt"):
-        assert claims[key].tolerance == ins.TOL_EXAMPLE1 == pytest.approx(0.002 * 12 / 13)
-    assert claims["all"].tolerance == claims["multtcp"].tolerance == ins.TOL_DETERMINISTIC
-    assert claims["multtcp-ratio"].tolerance == ins.TOL_MULTTCP_RATIO
+        assert claims[key].tolerance == ic.TOL_EXAMPLE1 == pytest.approx(0.002 * 12 / 13)
+    assert claims["all"].tolerance == claims["multtcp"].tolerance == ic.TOL_DETERMINISTIC
+    assert claims["multtcp-ratio"].tolerance == ic.TOL_MULTTCP_RATIO
 
 
 @pytest.mark.parametrize("scale", ["quick", "full"])
@@ -85,7 +86,7 @@ def test_multtcp_stays_strictly_below_the_papers_bound(
     scale: str, request: pytest.FixtureRequest
 ) -> None:
     claim = claims_of(request.getfixturevalue(scale))["multtcp-ratio"]
-    assert claim.book < ins.PAPER_MULTTCP_RATIO  # "less than 1.025" is one-sided
+    assert claim.book < ic.PAPER_MULTTCP_RATIO  # "less than 1.025" is one-sided
     assert claim.book == pytest.approx(49 / 48, abs=1e-4)
 
 
@@ -111,7 +112,7 @@ def test_a_beyond_the_paper_row_that_agreed_would_be_reported(
 
 
 def test_a_paper_value_off_by_a_rounding_step_fails() -> None:
-    claim = Claim("x", "s", paper=ins.PAPER_N3, book=0.906, tolerance=ins.TOL_PERCENT)
+    claim = Claim("x", "s", paper=ic.PAPER_N3, book=0.906, tolerance=ic.TOL_PERCENT)
     assert not claim.within
 
 
@@ -254,8 +255,8 @@ def test_example1_simulation_matches_the_exact_classes(quick: dict[str, pd.DataF
 
 def test_unequal_connections_land_in_their_range(quick: dict[str, pd.DataFrame]) -> None:
     table = quick["insensitivity-heterogeneous"]  # identical: low = high = Theorem 1
-    assert np.all(table["simulated"] >= table["low"] - ins.TOL_EXACT)
-    assert np.all(table["simulated"] <= table["high"] + ins.TOL_EXACT)
+    assert np.all(table["simulated"] >= table["low"] - ic.TOL_EXACT)
+    assert np.all(table["simulated"] <= table["high"] + ic.TOL_EXACT)
     ri = table.dropna(subset=["exact"])
     assert np.all((ri["simulated"] - ri["exact"]).abs() <= 4 * ri["ci"] + 1e-5)
 
@@ -273,10 +274,10 @@ def test_the_full_scale_results_keep_the_page_light(full: dict[str, pd.DataFrame
         ichart.throughput_explorer(
             full["insensitivity-throughput"], ins.gains(full["insensitivity-throughput"])
         ),
-        ichart.example1_explorer(full["insensitivity-example1"], ins.PAPER_EXAMPLE1),
+        ichart.example1_explorer(full["insensitivity-example1"], ic.PAPER_EXAMPLE1),
         ichart.sample_paths_chart(full["insensitivity-paths"]),
         ichart.multtcp_chart(full["insensitivity-multtcp"], 0.9375, 4, 1.025),
-        ichart.rtt_chart(full["insensitivity-rtt"], 12 / 13, ins.TOL_EXAMPLE1),
+        ichart.rtt_chart(full["insensitivity-rtt"], 12 / 13, ic.TOL_EXAMPLE1),
         ichart.heterogeneous_chart(full["insensitivity-heterogeneous"]),
     ]
     size = sum(len(json.dumps(chart.to_dict())) for chart in specs)
@@ -298,7 +299,7 @@ def test_every_chart_renders(quick: dict[str, pd.DataFrame]) -> None:
         sigma,
         ichart.sample_paths_chart(quick["insensitivity-paths"]),
         ichart.multtcp_chart(quick["insensitivity-multtcp"], 0.9375, 4, 1.025),
-        ichart.rtt_chart(quick["insensitivity-rtt"], 12 / 13, ins.TOL_EXAMPLE1),
+        ichart.rtt_chart(quick["insensitivity-rtt"], 12 / 13, ic.TOL_EXAMPLE1),
         ichart.heterogeneous_chart(quick["insensitivity-heterogeneous"]),
     ):
         svg = charts.to_svg(chart)
