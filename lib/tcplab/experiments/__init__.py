@@ -64,4 +64,4 @@ def run(name: str, *, scale: str = "full", seed: int = 0, refresh: bool = False)
 
 
 # Importing a chapter's module registers its experiments.
-from . import insensitivity, moments, sawtooth  # noqa: E402,F401
+from . import insensitivity, moments, packets, sawtooth  # noqa: E402,F401

@@ -1,0 +1,94 @@
+"""The packet-level validation chapter: every paper-vs-book claim holds at its printed
+tolerance, at quick scale and on the shipped data, and the checker can fail."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pandas as pd
+import pytest
+
+from tcplab import cache, experiments
+from tcplab.charts import packets as charts
+from tcplab.charts import to_svg
+from tcplab.experiments import packets
+
+NAMES = ("validation", "droptail", "red", "events", "threshold")
+
+
+@pytest.fixture(scope="module")
+def quick() -> dict[str, pd.DataFrame]:
+    tables = {name: experiments.run(f"packets-{name}", scale="quick") for name in NAMES}
+    tables["windows"] = experiments.run("packets-windows", scale="quick")
+    return tables
+
+
+def _shipped(name: str) -> pd.DataFrame:
+    found = cache.load(cache.Entry(f"packets-{name}"))
+    assert found is not None, f"data/packets-{name}.csv is missing"
+    return found[0]
+
+
+def _claims(tables: dict[str, pd.DataFrame]):
+    return packets.paper_claims(*(tables[name] for name in NAMES))
+
+
+def test_every_claim_holds_at_quick_scale(quick) -> None:
+    rows = _claims(quick)
+    assert len(rows) >= 8
+    off = [(c.claim, c.book, c.paper, c.tolerance) for c in rows if not c.within]
+    assert not off, off
+
+
+def test_every_claim_holds_on_the_shipped_data() -> None:
+    rows = _claims({name: _shipped(name) for name in NAMES})
+    off = [(c.claim, c.book, c.paper, c.tolerance) for c in rows if not c.within]
+    assert not off, off
+
+
+def test_a_wrong_value_fails_the_checker(quick) -> None:
+    rows = _claims(quick)
+    wrong = dataclasses.replace(rows[0], book=rows[0].paper + 2 * rows[0].tolerance + 0.01)
+    assert not wrong.within
+    # a DropTail table where every point sits on Theorem 1 is not "below it for small b"
+    flat = quick["droptail"].assign(utilisation=quick["droptail"]["theorem1"])
+    tables = dict(quick, droptail=flat)
+    assert not all(c.within for c in _claims(tables))
+
+
+def test_congestion_events_are_clumped_by_the_gap() -> None:
+    signals = pd.DataFrame({"time": [0.0, 0.01, 0.02, 1.0, 2.0, 2.01], "flow": [0, 1, 0, 3, 4, 4]})
+    assert packets.congestion_events(signals, gap=0.06).tolist() == [2, 1, 1]
+    assert packets.congestion_events(signals, gap=5.0).tolist() == [4]
+
+
+def test_loss_signals_merge_one_recovery() -> None:
+    cwnd = pd.DataFrame(
+        {"time": [0.0, 1.0, 1.1, 1.2, 3.0], "flow": 0, "cwnd": [10.0, 8.0, 6.0, 5.0, 2.0]}
+    )
+    assert packets.loss_signals(cwnd, merge=0.24)["time"].tolist() == [1.0, 3.0]
+
+
+def test_quick_params_are_smaller_than_full() -> None:
+    full, small = packets.PacketsParams(), packets.PacketsParams.quick()
+    assert small.duration < full.duration and len(small.flows) < len(full.flows)
+
+
+def test_charts_render_and_stay_small(quick) -> None:
+    built = [
+        charts.throughput_chart(quick["droptail"], title="DropTail"),
+        charts.throughput_chart(quick["threshold"], key="threshold", label="Th"),
+        charts.sum_windows_chart(quick["windows"]),
+        charts.windows_chart(quick["windows"], "droptail", 5, 10),
+        charts.events_chart(quick["events"]),
+    ]
+    for chart in built:
+        assert "<svg" in to_svg(chart)
+
+
+def test_shipped_window_charts_stay_under_500_kb() -> None:
+    windows = _shipped("windows")
+    total = len(charts.sum_windows_chart(windows).to_json())
+    total += len(charts.windows_chart(windows, "droptail", 5, 10).to_json())
+    total += len(charts.windows_chart(windows, "threshold", 100, 10).to_json())
+    assert total < 500_000
