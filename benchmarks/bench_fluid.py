@@ -8,24 +8,18 @@ This is a script, not a test: it asserts nothing about speed.
 
 from __future__ import annotations
 
-import os
+import one_core  # first: sets one thread before numpy is imported
 
-for _var in (
-    "OMP_NUM_THREADS",
-    "OPENBLAS_NUM_THREADS",
-    "MKL_NUM_THREADS",
-    "NUMEXPR_NUM_THREADS",
-    "VECLIB_MAXIMUM_THREADS",
-):
-    os.environ[_var] = "1"  # before numpy is imported
+# isort: split
 
-import argparse  # noqa: E402
-import platform  # noqa: E402
-import time  # noqa: E402
 
-import numpy as np  # noqa: E402
+import argparse
+import platform
+import time
 
-from tcplab.fluid import simulate  # noqa: E402
+import numpy as np
+
+from tcplab.fluid import simulate
 
 WARMUP = 100
 #: (policy, N, replicas, measured events per replica)
@@ -43,15 +37,6 @@ CASES = [
 ]
 
 
-def _pin_to_one_core() -> str:
-    try:
-        cpu = min(os.sched_getaffinity(0))
-        os.sched_setaffinity(0, {cpu})
-        return f"pinned to CPU {cpu}"
-    except (AttributeError, OSError):
-        return "not pinned (no sched_setaffinity)"
-
-
 def _time_case(policy: str, n: int, replicas: int, events: int, repeat: int) -> float:
     best = float("inf")
     for seed in range(repeat):
@@ -66,7 +51,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="a tenth of the events")
     parser.add_argument("--repeat", type=int, default=3, help="runs per row (best is shown)")
     args = parser.parse_args()
-    pinned = _pin_to_one_core()
+    pinned = one_core.pin()
     print(f"numpy {np.__version__}, Python {platform.python_version()}, {pinned}")
     simulate(4, events=50, replicas=64)  # import and first-call costs out of the table
     header = f"{'policy':<18} {'N':>3} {'replicas':>9} {'events':>12} {'wall s':>8} "

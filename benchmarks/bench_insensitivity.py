@@ -10,36 +10,21 @@ tolerance the chapter publishes (0.2% of 12/13). This is a script, not a test: t
 
 from __future__ import annotations
 
-import os
+import one_core  # first: sets one thread before numpy is imported
 
-for _var in (
-    "OMP_NUM_THREADS",
-    "OPENBLAS_NUM_THREADS",
-    "MKL_NUM_THREADS",
-    "NUMEXPR_NUM_THREADS",
-    "VECLIB_MAXIMUM_THREADS",
-):
-    os.environ[_var] = "1"  # before numpy is imported
+# isort: split
 
-import argparse  # noqa: E402
-import platform  # noqa: E402
-import time  # noqa: E402
 
-import numpy as np  # noqa: E402
+import argparse
+import platform
+import time
 
-from tcplab.experiments import insensitivity as ins  # noqa: E402
-from tcplab.experiments import insensitivity_claims as ic  # noqa: E402
+import numpy as np
+
+from tcplab.experiments import insensitivity as ins
+from tcplab.experiments import insensitivity_claims as ic
 
 TARGET_S = 10.0
-
-
-def _pin_to_one_core() -> str:
-    try:
-        cpu = min(os.sched_getaffinity(0))
-        os.sched_setaffinity(0, {cpu})
-        return f"pinned to CPU {cpu}"
-    except (AttributeError, OSError):
-        return "not pinned (no sched_setaffinity)"
 
 
 def main() -> None:
@@ -47,7 +32,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="runs (the best is shown)")
     parser.add_argument("--quick", action="store_true", help="the quick-scale sweep instead")
     args = parser.parse_args()
-    pinned = _pin_to_one_core()
+    pinned = one_core.pin()
     params = ins.Example1Params.quick() if args.quick else ins.Example1Params()
     print(f"numpy {np.__version__}, Python {platform.python_version()}, {pinned}")
     print(

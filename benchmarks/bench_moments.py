@@ -9,25 +9,19 @@ test: it asserts nothing about speed.
 
 from __future__ import annotations
 
-import os
+import one_core  # first: sets one thread before numpy is imported
 
-for _var in (
-    "OMP_NUM_THREADS",
-    "OPENBLAS_NUM_THREADS",
-    "MKL_NUM_THREADS",
-    "NUMEXPR_NUM_THREADS",
-    "VECLIB_MAXIMUM_THREADS",
-):
-    os.environ[_var] = "1"  # before numpy is imported
+# isort: split
 
-import argparse  # noqa: E402
-import platform  # noqa: E402
-import time  # noqa: E402
 
-from tcplab.experiments.moments import BEATDOWN_THRESHOLD, POLICIES  # noqa: E402
-from tcplab.fluid import simulate  # noqa: E402
-from tcplab.policies import Beatdown  # noqa: E402
-from tcplab.theory_moments import PAPER_THEOREM2  # noqa: E402
+import argparse
+import platform
+import time
+
+from tcplab.experiments.moments import BEATDOWN_THRESHOLD, POLICIES
+from tcplab.fluid import simulate
+from tcplab.policies import Beatdown
+from tcplab.theory_moments import PAPER_THEOREM2
 
 #: starting (replicas, events) per policy; the run doubles until precise enough (longer runs
 #: for the deterministic policies, whose error is the partial cycle at both ends of a run)
@@ -37,15 +31,6 @@ START = {
     "rate-proportional": (1_024, 2_000),
     "largest-rate": (16, 1_000),
 }
-
-
-def _pin_to_one_core() -> str:
-    try:
-        cpu = min(os.sched_getaffinity(0))
-        os.sched_setaffinity(0, {cpu})
-        return f"pinned to CPU {cpu}"
-    except (AttributeError, OSError):
-        return "not pinned (no sched_setaffinity)"
 
 
 def _run(policy: str, precision: float, seed: int) -> tuple[float, float, int, int, int]:
@@ -69,7 +54,7 @@ def main() -> None:
     parser.add_argument("--precision", type=float, default=0.005, help="relative 95%% half-width")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    print(f"python {platform.python_version()}, {platform.machine()}, {_pin_to_one_core()}")
+    print(f"python {platform.python_version()}, {platform.machine()}, {one_core.pin()}")
     print(f"target: 95% half-width <= {args.precision:.2%} of E[X_1^2]/c^2")
     total = time.perf_counter()
     header = f"{'policy':<18} {'E[X^2]/c^2':>11} {'95% CI +-':>10} {'relative':>9} {'paper':>9}"

@@ -9,8 +9,11 @@ This is a script, not a test: it asserts nothing about speed (the target is 50,0
 
 from __future__ import annotations
 
+import one_core  # first: sets one thread before numpy is imported
+
+# isort: split
+
 import argparse
-import os
 import platform
 import time
 
@@ -41,22 +44,13 @@ CASES = [
 ]
 
 
-def _pin_to_one_core() -> str:
-    try:
-        cpu = min(os.sched_getaffinity(0))
-        os.sched_setaffinity(0, {cpu})
-        return f"pinned to CPU {cpu}"
-    except (AttributeError, OSError):
-        return "not pinned (no sched_setaffinity)"
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="20 s runs instead of 120 s")
     parser.add_argument("--repeat", type=int, default=3, help="runs per row (best is shown)")
     args = parser.parse_args()
     duration = 20.0 if args.quick else 120.0
-    pinned = _pin_to_one_core()
+    pinned = one_core.pin()
     print(f"simpy {simpy.__version__}, Python {platform.python_version()}, {pinned}")
     run_dumbbell(30, duration=2.0, warmup=1.0)  # import and first-call costs out of the table
     header = f"{'case':<68} {'packets':>9} {'loop s':>7} {'packets/s':>10} {'total s':>8}"
