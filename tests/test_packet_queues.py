@@ -1,12 +1,13 @@
 """Queue disciplines in isolation: DropTail, RED (average, thresholds, wait, gentle) and the
-threshold-dropper, driven with hand-made arrival sequences."""
+threshold-dropper, driven with hand-made arrival sequences; the random-loss wrapper."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from tcplab.packet import RED, DropTail, ThresholdDropper, make_queue
+from tcplab.packet import RED, DropTail, ThresholdDropper, make_queue, run_dumbbell
+from tcplab.packet.queues import RandomLoss
 
 BUSY = -1.0  # idle_since value meaning "the link is transmitting"
 
@@ -71,3 +72,33 @@ def test_make_queue_by_name():
     assert isinstance(make_queue("droptail", 5), DropTail)
     assert isinstance(make_queue("red", 5, np.random.default_rng(0), max_p=0.2), RED)
     assert isinstance(make_queue("threshold", 50, threshold=4), ThresholdDropper)
+
+
+def test_random_loss_drops_a_fraction_p_independently_of_the_queue():
+    inner = DropTail(5)
+    q = RandomLoss(inner, 0.1, np.random.default_rng(3))
+    assert q.buffer == 5
+    admitted = np.array([q.admit(0, 0.0, BUSY) for _ in range(50_000)])
+    assert 1 - admitted.mean() == pytest.approx(0.1, abs=0.005)  # 5 sigma is 0.0067
+    assert q.random_drops == int((~admitted).sum())
+    # the gaps between drops are geometric: no memory of the previous drop
+    gaps = np.diff(np.flatnonzero(~admitted))
+    assert gaps.mean() == pytest.approx(10.0, rel=0.05)
+    assert np.mean(gaps == 1) == pytest.approx(0.1, abs=0.02)
+    assert not any(q.admit(5, 0.0, BUSY) for _ in range(100))  # a full buffer still drops
+    assert all(RandomLoss(DropTail(3), 0.0).admit(n, 0.0, BUSY) for n in range(3))
+
+
+def test_random_loss_is_seeded_and_validated():
+    a = RandomLoss(DropTail(5), 0.3, np.random.default_rng(7))
+    b = RandomLoss(DropTail(5), 0.3, np.random.default_rng(7))
+    assert [a.admit(0, 0.0, BUSY) for _ in range(200)] == [
+        b.admit(0, 0.0, BUSY) for _ in range(200)
+    ]
+    for bad in (1.0, -0.1, 2.0):
+        with pytest.raises(
+            ValueError, match=rf"loss_rate={bad!r} is outside the allowed range \[0, 1\)"
+        ):
+            RandomLoss(DropTail(5), bad)
+    with pytest.raises(ValueError, match="loss_rate=1"):
+        run_dumbbell(1, loss_rate=1.0, duration=1.0, warmup=0.0)

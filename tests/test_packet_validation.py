@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import pytest
 
+from tcplab import theory
 from tcplab.packet import jain_index, run_dumbbell
 
 
@@ -85,3 +86,33 @@ def test_access_overhead_breaks_droptail_phase_effects_in_morris_setting():
     assert s["jain_index"] > 0.9
     assert max(s["per_flow_mbps"]) < 2 * fair
     assert s["utilisation"] > 0.95 and s["drop_rate"] > 0
+
+
+def test_one_flow_under_random_loss_follows_the_square_root_law():
+    # Mathis et al. (1997): sqrt(3/2) / (RTT sqrt(p)) packets/s. Fast links and a large buffer
+    # so only the random loss limits the window; RTT = 100 ms plus two 0.08 ms transmissions.
+    p, size, rate = 0.005, 1000, 100.0
+    rtt = 0.1 + 2 * size * 8 / (rate * 1e6)
+    result = run_dumbbell(
+        1, buffer=1000, rate_mbps=rate, access_mbps=rate, delay_ms=50, packet_bytes=size,
+        duration=600, warmup=50, loss_rate=p, start_spread=0.0, trace=False, seed=2,
+    )  # fmt: skip
+    s = result.summary()
+    assert s["drop_rate"] == pytest.approx(p, rel=0.1)
+    pps = result.delivered[0] / (600 - 50)
+    assert pps == pytest.approx(theory.mathis_rate(p, rtt), rel=0.15)
+    assert pps == pytest.approx(theory.padhye_rate(p, rtt, 0.2), rel=0.15)
+    # below p = 0.01 the rate falls as 1/sqrt(p): a quarter of the loss, about twice the rate
+    less = run_dumbbell(
+        1, buffer=1000, rate_mbps=rate, access_mbps=rate, delay_ms=50, packet_bytes=size,
+        duration=600, warmup=50, loss_rate=p / 4, start_spread=0.0, trace=False, seed=2,
+    )  # fmt: skip
+    assert less.delivered[0] / result.delivered[0] == pytest.approx(2.0, rel=0.15)
+
+
+def test_zero_loss_rate_changes_nothing():
+    runs = [
+        run_dumbbell(3, buffer=10, duration=20, warmup=5, trace=False, seed=4, **extra).summary()
+        for extra in ({}, {"loss_rate": 0.0})
+    ]
+    assert runs[0]["per_flow_mbps"] == runs[1]["per_flow_mbps"]

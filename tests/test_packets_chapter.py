@@ -13,7 +13,7 @@ from tcplab.charts import packets as charts
 from tcplab.charts import to_svg
 from tcplab.experiments import packets
 
-NAMES = ("validation", "droptail", "red", "events", "threshold")
+NAMES = ("validation", "droptail", "red", "events", "threshold", "loss", "signalled")
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +35,7 @@ def _claims(tables: dict[str, pd.DataFrame]):
 
 def test_every_claim_holds_at_quick_scale(quick) -> None:
     rows = _claims(quick)
-    assert len(rows) >= 8
+    assert len(rows) >= 11
     off = [(c.claim, c.book, c.paper, c.tolerance) for c in rows if not c.within]
     assert not off, off
 
@@ -54,6 +54,56 @@ def test_a_wrong_value_fails_the_checker(quick) -> None:
     flat = quick["droptail"].assign(utilisation=quick["droptail"]["theorem1"])
     tables = dict(quick, droptail=flat)
     assert not all(c.within for c in _claims(tables))
+
+
+def test_loss_claims_fail_when_the_rate_is_off(quick) -> None:
+    good = packets.loss_claims(quick["loss"])
+    assert len(good) == 2 and all(c.within for c in good)
+    # a flow 30% faster than the square-root law is outside the 15% tolerance
+    fast = quick["loss"].assign(
+        vs_mathis=quick["loss"]["vs_mathis"] * 1.3, vs_padhye=quick["loss"]["vs_padhye"] * 1.3
+    )
+    assert not any(c.within for c in packets.loss_claims(fast))
+
+
+def test_loss_rates_follow_the_formulas_in_the_shipped_data() -> None:
+    table = _shipped("loss")
+    assert table["p"].is_monotonic_increasing and table["rate_pps"].is_monotonic_decreasing
+    # at p = 0.0005 a run has about 450 drops: 2.5 sigma is 12%
+    assert (table["drop_rate"] / table["p"]).between(0.85, 1.15).all()
+    small = table[table["p"] <= packets.MATHIS_MAX_P]
+    assert (small["vs_mathis"] - 1).abs().max() <= packets.LOSS_TOLERANCE
+    assert (table["vs_padhye"] - 1).abs().max() <= packets.LOSS_TOLERANCE
+
+
+def test_signal_samples_take_the_window_just_before_each_event() -> None:
+    # flow 0 halves at t = 1.0 and t = 5.0; flow 1 halves at t = 1.02 (same event) only
+    cwnd = pd.DataFrame(
+        {
+            "time": [0.0, 0.5, 1.0, 0.0, 0.9, 1.02, 4.0, 5.0],
+            "flow": [0, 0, 0, 1, 1, 1, 0, 0],
+            "cwnd": [4.0, 12.0, 6.0, 2.0, 3.0, 1.5, 9.0, 4.5],
+        }
+    ).sort_values(["flow", "time"], kind="stable")
+    samples = packets.signal_samples(cwnd, start=0.0, gap=0.06, merge=0.24)
+    columns = ["event", "flow", "window", "signalled"]
+    rows = sorted(samples[columns].itertuples(index=False, name=None))
+    assert rows == [(0, 0, 12.0, True), (0, 1, 3.0, True), (1, 0, 9.0, True), (1, 1, 1.5, False)]
+
+
+def test_spearman_rank_correlation() -> None:
+    assert packets.spearman([1, 2, 3, 4], [10, 20, 25, 100]) == pytest.approx(1.0)
+    assert packets.spearman([1, 2, 3, 4], [4, 3, 2, 1]) == pytest.approx(-1.0)
+    assert packets.spearman([1, 2, 3], [1, 1, 1]) != packets.spearman([1, 2, 3], [1, 1, 1])  # nan
+    assert packets.spearman([1, 2], [1, 2]) != packets.spearman([1, 2], [1, 2])
+
+
+def test_signalled_claim_fails_when_z_falls_with_the_window(quick) -> None:
+    table = quick["signalled"]
+    assert packets.signalled_claim(table).within
+    assert (table.groupby("buffer")["rho"].first() > 0).all()
+    assert not packets.signalled_claim(table.assign(rho=-table["rho"])).within
+    assert table["z"].between(0, 1).all() and (table["hits"] <= table["samples"]).all()
 
 
 def test_congestion_events_are_clumped_by_the_gap() -> None:
@@ -81,6 +131,8 @@ def test_charts_render_and_stay_small(quick) -> None:
         charts.sum_windows_chart(quick["windows"]),
         charts.windows_chart(quick["windows"], "droptail", 5, 10),
         charts.events_chart(quick["events"]),
+        charts.loss_chart(quick["loss"]),
+        charts.signalled_chart(quick["signalled"]),
     ]
     for chart in built:
         assert "<svg" in to_svg(chart)

@@ -38,3 +38,46 @@ def test_bad_eta_capacity_and_n_are_refused() -> None:
         theory.sawtooth_period(0.5, 1.0, capacity=-1.0)
     with pytest.raises(ValueError, match="n_flows=0"):
         theory.parallel_throughput(0)
+
+
+def test_mathis_square_root_law() -> None:
+    # Mathis et al. 1997, eq. (3): BW = MSS/RTT * sqrt(3/2) / sqrt(p)
+    assert theory.mathis_rate(0.01, 0.1) == pytest.approx(np.sqrt(1.5) / (0.1 * 0.1))
+    rates = theory.mathis_rate(np.array([0.01, 0.04]), 0.2)
+    assert rates[0] / rates[1] == pytest.approx(2.0)  # quadruple the loss, halve the rate
+    assert theory.mathis_rate(0.01, 0.1, acked=2) == pytest.approx(
+        theory.mathis_rate(0.01, 0.1) / np.sqrt(2)
+    )
+
+
+def test_padhye_tends_to_mathis_for_small_loss_and_is_below_it() -> None:
+    for p in (1e-6, 1e-5):
+        assert theory.padhye_rate(p, 0.1, 1.0) == pytest.approx(
+            theory.mathis_rate(p, 0.1), rel=0.01
+        )
+    ps = np.array([0.001, 0.01, 0.05, 0.1, 0.3])
+    assert np.all(theory.padhye_rate(ps, 0.1, 0.2) < theory.mathis_rate(ps, 0.1))
+    assert np.all(np.diff(theory.padhye_rate(ps, 0.1, 0.2)) < 0)
+
+
+def test_padhye_hand_value_and_window_cap() -> None:
+    # p = 0.01, RTT 0.1 s, T0 = 1 s, b = 1: 1/(0.1 sqrt(0.02/3) + 1 * 0.3 sqrt(0.03/8) ...)
+    p, rtt, t0 = 0.01, 0.1, 1.0
+    denominator = rtt * np.sqrt(2 * p / 3) + t0 * 3 * np.sqrt(3 * p / 8) * p * (1 + 32 * p**2)
+    assert theory.padhye_rate(p, rtt, t0) == pytest.approx(1 / denominator)
+    assert theory.padhye_rate(1e-6, 0.1, 1.0, max_window=10) == pytest.approx(100.0)
+
+
+def test_bad_loss_model_inputs_are_refused() -> None:
+    with pytest.raises(ValueError, match=r"p=0.0 is outside the allowed range \(0, 1\]"):
+        theory.mathis_rate(0.0, 0.1)
+    with pytest.raises(ValueError, match="p=1.5"):
+        theory.padhye_rate([0.1, 1.5], 0.1, 1.0)
+    with pytest.raises(ValueError, match="rtt=0"):
+        theory.mathis_rate(0.1, 0)
+    with pytest.raises(ValueError, match="rto=-1"):
+        theory.padhye_rate(0.1, 0.1, -1.0)
+    with pytest.raises(ValueError, match="acked=0.5"):
+        theory.padhye_rate(0.1, 0.1, 1.0, acked=0.5)
+    with pytest.raises(ValueError, match="max_window=0"):
+        theory.padhye_rate(0.1, 0.1, 1.0, max_window=0)

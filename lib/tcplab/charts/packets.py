@@ -10,9 +10,16 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from . import FORMULA, OURS, PALETTE, PAPER, role_scale
+from . import FORMULA, OURS, PALETTE, PAPER, ROLE_COLOURS, role_scale
 
-__all__ = ["throughput_chart", "sum_windows_chart", "windows_chart", "events_chart"]
+__all__ = [
+    "throughput_chart",
+    "sum_windows_chart",
+    "windows_chart",
+    "events_chart",
+    "loss_chart",
+    "signalled_chart",
+]
 
 _ROLES = [OURS, FORMULA, PAPER]
 
@@ -143,3 +150,62 @@ def events_chart(table: pd.DataFrame) -> alt.Chart:
         )
         .properties(width=420, height=240)
     )
+
+
+MATHIS = f"{FORMULA}: Mathis et al. 1997"
+PADHYE = f"{FORMULA}: Padhye et al. 1998 (time-outs)"
+
+
+def loss_chart(table: pd.DataFrame) -> alt.LayerChart:
+    """One flow under random loss: goodput against p (log-log), with the two formulas."""
+    data = table[["p", "rate_pps", "mathis_pps", "padhye_pps", "timeouts"]].round(5)
+    names = {"rate_pps": OURS, "mathis_pps": MATHIS, "padhye_pps": PADHYE}
+    long = data.melt(id_vars=["p", "timeouts"], var_name="series", value_name="rate")
+    long["series"] = long["series"].map(names)
+    colour = alt.Color(
+        "series:N",
+        title=None,
+        scale=alt.Scale(
+            domain=[OURS, MATHIS, PADHYE],
+            range=[ROLE_COLOURS[OURS], ROLE_COLOURS[FORMULA], PALETTE[1]],
+        ),
+    )
+    x = alt.X("p:Q", title="loss probability p", scale=alt.Scale(type="log"))
+    y = alt.Y("rate:Q", title="goodput (packets/s)", scale=alt.Scale(type="log"))
+    tooltip = ["series:N", "p:Q", alt.Tooltip("rate:Q", format=".1f"), "timeouts:Q"]
+    base = alt.Chart(long)
+    lines = (
+        base.transform_filter(f"datum.series != '{OURS}'")
+        .mark_line(strokeDash=[6, 3])
+        .encode(x=x, y=y, color=colour, tooltip=tooltip)
+    )
+    dots = (
+        base.transform_filter(f"datum.series == '{OURS}'")
+        .mark_point(filled=True, size=60)
+        .encode(x=x, y=y, color=colour, tooltip=tooltip)
+    )
+    return alt.layer(lines, dots).properties(width=420, height=260)
+
+
+def signalled_chart(table: pd.DataFrame, min_samples: int = 30) -> alt.LayerChart:
+    """Fig. 13: P(signalled | window w) against w, one line per DropTail buffer, for the
+    windows seen at least ``min_samples`` times; dotted: the overall fraction signalled (what
+    a rate-independent policy would give at every w)."""
+    data = table[table["samples"] >= min_samples]
+    data = data[["buffer", "window", "samples", "z", "rho", "mean_z"]].round(4)
+    colour = alt.Color("buffer:O", title="DropTail buffer b", scale=alt.Scale(range=PALETTE))
+    x = alt.X("window:Q", title="window w just before the congestion event (packets)")
+    y = alt.Y("z:Q", title="P(signalled | w)", scale=alt.Scale(domain=[0, 1]))
+    base = alt.Chart(data)
+    lines = base.mark_line(point=True).encode(
+        x=x,
+        y=y,
+        color=colour,
+        tooltip=["buffer:O", "window:Q", "samples:Q", "z:Q", "rho:Q"],
+    )
+    flat = (
+        alt.Chart(data[["buffer", "mean_z"]].drop_duplicates())
+        .mark_rule(strokeDash=[2, 3], strokeWidth=1.5)
+        .encode(y="mean_z:Q", color=colour)
+    )
+    return alt.layer(flat, lines).properties(width=420, height=260)

@@ -20,7 +20,7 @@ import simpy
 
 from ..checks import check_choice, check_int, check_range
 from .link import Link
-from .queues import QUEUES, make_queue
+from .queues import QUEUES, RandomLoss, make_queue
 from .sched import Call, call_at
 from .tcp import VARIANTS, Receiver, TcpConfig, TcpSender
 
@@ -187,6 +187,7 @@ def run_dumbbell(
     queue_options: dict[str, float] | None = None,
     delayed_ack_ms: float | None = None,
     overhead_ms: float = 0.0,
+    loss_rate: float = 0.0,
     trace: bool = True,
 ) -> DumbbellResult:
     """Simulate ``flows`` greedy TCP connections on a dumbbell; see :class:`DumbbellResult`.
@@ -198,8 +199,9 @@ def run_dumbbell(
     receivers ACK every second packet (at most that long late). ``overhead_ms > 0`` delays
     each packet on its access link by ``U(0, overhead_ms)`` (ns-2's ``overhead_``): without
     it, DropTail runs with many flows can show deterministic phase effects (a flow that is
-    never dropped). Randomness comes only from
-    ``numpy.random.SeedSequence(seed)``.
+    never dropped). ``loss_rate = p > 0`` drops each bottleneck arrival independently with
+    probability p before the discipline sees it (:class:`~tcplab.packet.queues.RandomLoss`).
+    Randomness comes only from ``numpy.random.SeedSequence(seed)``.
     """
     flows = check_int("flows", flows, 1)
     check_choice("queue", queue, QUEUES)
@@ -221,6 +223,7 @@ def run_dumbbell(
     if delayed_ack_ms is not None:
         delack = check_range("delayed_ack_ms", delayed_ack_ms, 0.0, low_open=True) / 1e3
     overhead = check_range("overhead_ms", overhead_ms, 0.0) / 1e3
+    loss_rate = check_range("loss_rate", loss_rate, 0.0, 1.0, high_open=True)
     a_list, b_list = _per_flow("a", a, flows), _per_flow("b", b, flows)
     configs = [
         TcpConfig(
@@ -234,13 +237,17 @@ def run_dumbbell(
         )
         for ai, bi in zip(a_list, b_list, strict=True)
     ]
-    rng_start, rng_delay, rng_queue, rng_overhead = (
-        np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(4)
+    # spawn(5) keeps the first four streams of the former spawn(4): runs without random loss
+    # are unchanged
+    rng_start, rng_delay, rng_queue, rng_overhead, rng_loss = (
+        np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(5)
     )
     options = dict(queue_options or {})
     if queue == "red":
         options.setdefault("mean_pkt_time", packet_bytes * 8.0 / rate)
-    discipline = make_queue(queue, buffer, rng_queue if queue == "red" else None, **options)
+    discipline: Any = make_queue(queue, buffer, rng_queue if queue == "red" else None, **options)
+    if loss_rate > 0:
+        discipline = RandomLoss(discipline, loss_rate, rng_loss)
     delays = [
         (d + jitter * u) / 1e3 for d, u in zip(base_delays, rng_delay.random(flows), strict=True)
     ]
@@ -303,6 +310,7 @@ def run_dumbbell(
         "seed": seed,
         "delayed_ack_ms": delayed_ack_ms,
         "overhead_ms": overhead * 1e3,
+        "loss_rate": loss_rate,
     }
     return DumbbellResult(
         params=params,

@@ -5,7 +5,8 @@ transmission is not counted, as in ns-2) and returns whether to admit it. DropTa
 the buffer has room; RED (Floyd and Jacobson 1993) drops early with a probability that grows
 with an exponentially averaged queue; the threshold-dropper of Altman et al. drops the first
 arrival above a threshold and then spares everyone for a hold time, so each congestion event
-signals exactly one connection.
+signals exactly one connection. :class:`RandomLoss` wraps any of them and first drops each
+arrival independently with probability p (a lossy link, as in the square-root law).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import numpy as np
 
 from ..checks import check_choice, check_int, check_range
 
-__all__ = ["DropTail", "RED", "ThresholdDropper", "QUEUES", "make_queue"]
+__all__ = ["DropTail", "RED", "ThresholdDropper", "RandomLoss", "QUEUES", "make_queue"]
 
 QUEUES = ("droptail", "red", "threshold")
 _UNIFORM_BLOCK = 4096
@@ -142,6 +143,41 @@ class ThresholdDropper:
             return True
         self._until = now + self.hold
         return False
+
+
+@dataclass(eq=False)
+class RandomLoss:
+    """Drop each arrival independently with probability ``loss_rate``, then ask ``inner``.
+
+    The random drop comes first and does not depend on the queue, so the inner discipline
+    never sees the arrivals lost this way (RED's average does not count them). ``loss_rate``
+    is in [0, 1); the uniforms come from ``rng`` in blocks.
+    """
+
+    inner: DropTail | RED | ThresholdDropper
+    loss_rate: float
+    rng: np.random.Generator = field(default_factory=lambda: np.random.default_rng(0))
+
+    def __post_init__(self) -> None:
+        self.loss_rate = check_range("loss_rate", self.loss_rate, 0.0, 1.0, high_open=True)
+        self._uniforms = np.empty(0)
+        self._next = 0
+        self.random_drops = 0
+
+    @property
+    def buffer(self) -> int:
+        return self.inner.buffer
+
+    def admit(self, waiting: int, now: float, idle_since: float) -> bool:
+        if self._next >= len(self._uniforms):
+            self._uniforms = self.rng.random(_UNIFORM_BLOCK)
+            self._next = 0
+        u = self._uniforms[self._next]
+        self._next += 1
+        if u < self.loss_rate:
+            self.random_drops += 1
+            return False
+        return self.inner.admit(waiting, now, idle_since)
 
 
 def make_queue(
