@@ -569,7 +569,7 @@ def paper_claims(
     out.append(
         claims.Claim(
             claim=f"DropTail b = {int(smallest['buffer'])}, N = 10: mean connections signalled"
-            " per congestion event is above 1 (1 = yes)",
+            " per congestion event is above 1.5 (1 = yes)",
             source="Sec. V.B: TCP windows are synchronised (Figs. 8-9), so not ONE",
             paper=1.0,
             book=float(smallest["mean_m"] > 1.5),
