@@ -2,26 +2,34 @@
 
 One scheduled event per packet hop (no per-packet processes): links compute departures in
 closed form, queues decide admission on arrival, senders implement Tahoe/Reno/NewReno and
-weighted AIMD(a, b). :func:`run_dumbbell` runs the standard N-flow dumbbell.
+weighted AIMD(a, b). :class:`Network` wires any topology of named links and connections with
+one or more paths (subflows); :func:`run_dumbbell` runs the standard N-flow dumbbell on it.
 """
 
 from __future__ import annotations
 
 from .dumbbell import Dumbbell, DumbbellResult, jain_index, run_dumbbell
 from .link import Link
-from .queues import QUEUES, RED, DropTail, ThresholdDropper, make_queue
+from .network import Connection, Network, NetworkResult, Subflow
+from .queues import QUEUES, RED, SELECTIONS, DropTail, RandomLoss, ThresholdDropper, make_queue
 from .sched import Call, call_at
 from .tcp import VARIANTS, Receiver, TcpConfig, TcpSender
 
 __all__ = [
     "Call",
+    "Connection",
     "Dumbbell",
     "DumbbellResult",
     "DropTail",
     "Link",
+    "Network",
+    "NetworkResult",
     "QUEUES",
     "RED",
+    "RandomLoss",
     "Receiver",
+    "SELECTIONS",
+    "Subflow",
     "TcpConfig",
     "TcpSender",
     "ThresholdDropper",

@@ -2,29 +2,27 @@
 
 Sender i feeds access link i (its own rate and delay, unlimited buffer), which feeds the
 bottleneck queue and link (rate R, one-way delay D); receivers ACK every packet over an
-uncongested reverse path of delay ``D + d_i``. Each connection is one path built from
-:class:`~tcplab.packet.link.Link` objects, so a connection with several paths (BMC) is more
-links and a sender that chooses among them; it is not built here.
+uncongested reverse path of delay ``D + d_i``. The wiring is a
+:class:`~tcplab.packet.network.Network` of single-path connections; connections with several
+paths (BMC) are built on a Network directly.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 import pandas as pd
-import simpy
 
 from ..checks import check_choice, check_int, check_range
 from .link import Link
+from .network import Network
 from .queues import QUEUES, RandomLoss, make_queue
-from .sched import Call, call_at
 from .tcp import VARIANTS, Receiver, TcpConfig, TcpSender
 
-__all__ = ["Dumbbell", "DumbbellResult", "run_dumbbell", "jain_index"]
+__all__ = ["Dumbbell", "DumbbellResult", "run_dumbbell", "jain_index", "queue_counters"]
 
 
 def jain_index(values: Sequence[float]) -> float:
@@ -46,9 +44,11 @@ def _per_flow(name: str, value: float | Sequence[float], flows: int) -> list[flo
 class Dumbbell:
     """The wired-up network; :func:`run_dumbbell` is the usual entry point.
 
-    ``configs`` holds one :class:`TcpConfig` per flow; ``access_delays`` and ``delayed_ack``
-    (the receivers' delayed-ACK timer, ``None`` to ACK every packet) are seconds, as is
-    ``overhead``, the random extra transmission time on access links (see ``Link.jitter``).
+    A :class:`~tcplab.packet.network.Network` of N single-path connections, connection i
+    over ``[access{i}, bottleneck]``. ``configs`` holds one :class:`TcpConfig` per flow;
+    ``access_delays`` and ``delayed_ack`` (the receivers' delayed-ACK timer, ``None`` to ACK
+    every packet) are seconds, as is ``overhead``, the random extra transmission time on
+    access links (see ``Link.jitter``; all access links draw from the one ``rng``).
     """
 
     def __init__(
@@ -65,48 +65,50 @@ class Dumbbell:
         overhead: float = 0.0,
         rng: np.random.Generator | None = None,
     ) -> None:
-        self.env = env = simpy.Environment()
+        self.network = net = Network()
+        self.env = env = net.env
         n = len(configs)
-        self.bottleneck = Link(env, rate_bps, delay, queue, name="bottleneck", trace=trace)
-        self.senders: list[TcpSender] = []
-        self.receivers: list[Receiver] = []
-        self.access: list[Link] = []
-        self.reverse: list[Link] = []
-        for i in range(n):
-            access = Link(
-                env, access_bps, access_delays[i], None, self.bottleneck.on_arrival,
-                name=f"access{i}", jitter=overhead, rng=rng,
-            )  # fmt: skip
-            sender = TcpSender(env, i, configs[i], access.send, trace=trace)
-            reverse = Link(env, None, delay + access_delays[i], None, sender.on_ack)
-            self.receivers.append(Receiver(env, i, reverse.send, delayed_ack=delayed_ack))
-            self.senders.append(sender)
-            self.access.append(access)
-            self.reverse.append(reverse)
-        self.bottleneck.dst = [r.on_packet for r in self.receivers]
+        self.bottleneck = net.attach(
+            Link(env, rate_bps, delay, queue, name="bottleneck", trace=trace)
+        )
+        self.access = [
+            net.attach(
+                Link(env, access_bps, access_delays[i], None, name=f"access{i}",
+                     jitter=overhead, rng=rng)
+            )
+            for i in range(n)
+        ]  # fmt: skip
+        self.connections = [
+            net.add_connection(
+                [[f"access{i}", "bottleneck"]], configs[i], name=f"flow{i}", start=None,
+                delayed_ack=delayed_ack, trace=trace,
+            )
+            for i in range(n)
+        ]  # fmt: skip
+        self.senders: list[TcpSender] = net.senders
+        self.receivers: list[Receiver] = [s.receiver for s in net.subflows]
+        self.reverse: list[Link] = [s.ack_path for s in net.subflows]
+
+    def rates(self) -> list[float]:
+        """Every sender's current send rate (packets/s), indexed by flow."""
+        return self.network.rates()
 
     def start(self, times: Sequence[float]) -> None:
         """Start sender i at simulated time ``times[i]``."""
-        for sender, t in zip(self.senders, times, strict=True):
-            call_at(self.env, float(t), lambda _e, s=sender: s.start(), None)
+        for connection, t in zip(self.connections, times, strict=True):
+            connection.start(t)
 
     def stop(self) -> None:
         """Stop every sender (no new packets, timers ignored); packets in flight continue."""
-        for sender in self.senders:
-            sender.stopped = True
+        self.network.stop()
 
     def drain(self) -> None:
         """Stop the senders and run until every packet and ACK has arrived."""
-        self.stop()
-        self.env.run()
+        self.network.drain()
 
     def counts(self) -> dict[str, int]:
         """Packet counters: sent by senders, received by receivers, dropped on any link."""
-        return {
-            "sent": sum(s.sent for s in self.senders),
-            "received": sum(r.received for r in self.receivers),
-            "dropped": self.bottleneck.drops + sum(a.drops for a in self.access),
-        }
+        return self.network.counts()
 
 
 @dataclass(frozen=True, eq=False)
@@ -114,7 +116,9 @@ class DumbbellResult:
     """Outcome of :func:`run_dumbbell`. Rates in Mb/s. Goodput counts distinct packets
     (``packet_bytes`` each, duplicates excluded) received after the warm-up; ``packets``
     counts every bottleneck arrival of the whole run (the speed measure), ``drop_rate`` only
-    those after the warm-up."""
+    those after the warm-up. ``queue_counters`` are the discipline's own counters over the
+    whole run (RED's early and forced drops, the threshold-dropper's events and lapses, the
+    random losses)."""
 
     params: dict[str, Any]
     delivered: np.ndarray  # per flow, after warm-up
@@ -125,6 +129,7 @@ class DumbbellResult:
     flow_table: pd.DataFrame
     cwnd_trace: pd.DataFrame
     queue_trace: pd.DataFrame
+    queue_counters: dict[str, int] = field(default_factory=dict)
 
     @property
     def per_flow_mbps(self) -> np.ndarray:
@@ -148,6 +153,7 @@ class DumbbellResult:
             "fast_retransmits": int(self.flow_table["fast_retransmits"].sum()),
             "wall_s": self.wall_s,
             "packets_per_wall_s": self.packets / self.wall_s if self.wall_s > 0 else float("nan"),
+            **self.queue_counters,
         }
 
     def flows(self) -> pd.DataFrame:
@@ -195,8 +201,8 @@ def run_dumbbell(
     Flow i has access delay ``access_delay_ms[i] + U(0, access_jitter_ms)`` (Morris: 0 and 50)
     and starts at ``U(0, start_spread)`` s. ``a``/``b`` set AIMD(a, b), per flow if sequences.
     ``queue_options`` go to the discipline (RED: ``min_th``, ``max_th``, ``max_p``, ``w_q``,
-    ``wait``, ``gentle``; threshold: ``threshold``, ``hold``). ``delayed_ack_ms`` makes the
-    receivers ACK every second packet (at most that long late). ``overhead_ms > 0`` delays
+    ``wait``, ``gentle``; threshold: ``threshold``, ``hold``, ``select``). ``delayed_ack_ms``
+    makes the receivers ACK every second packet (at most that long late). ``overhead_ms > 0`` delays
     each packet on its access link by ``U(0, overhead_ms)`` (ns-2's ``overhead_``): without
     it, DropTail runs with many flows can show deterministic phase effects (a flow that is
     never dropped). ``loss_rate = p > 0`` drops each bottleneck arrival independently with
@@ -245,7 +251,7 @@ def run_dumbbell(
     options = dict(queue_options or {})
     if queue == "red":
         options.setdefault("mean_pkt_time", packet_bytes * 8.0 / rate)
-    discipline: Any = make_queue(queue, buffer, rng_queue if queue == "red" else None, **options)
+    discipline: Any = make_queue(queue, buffer, rng_queue, **options)
     if loss_rate > 0:
         discipline = RandomLoss(discipline, loss_rate, rng_loss)
     delays = [
@@ -256,20 +262,9 @@ def run_dumbbell(
         trace=trace, delayed_ack=delack, overhead=overhead, rng=rng_overhead,
     )  # fmt: skip
     net.start(rng_start.uniform(0.0, start_spread, flows))
-    snapshot: dict[str, Any] = {}
-
-    def take_snapshot(_event: Call) -> None:
-        snapshot["delivered"] = np.array([r.unique for r in net.receivers])
-        snapshot["arrivals"] = net.bottleneck.arrivals
-        snapshot["drops"] = net.bottleneck.drops
-
-    call_at(net.env, warmup, take_snapshot, None)
-    began = time.perf_counter()
-    net.env.run(until=duration)
-    wall = time.perf_counter() - began
-    if not snapshot:  # warmup == 0 with nothing scheduled before: counters start at zero
-        snapshot = {"delivered": np.zeros(flows, dtype=int), "arrivals": 0, "drops": 0}
-    delivered = np.array([r.unique for r in net.receivers]) - snapshot["delivered"]
+    out = net.network.run(duration, warmup)
+    delivered = out.subflows["delivered"].to_numpy()
+    bottleneck = out.links.set_index("link").loc["bottleneck"]
     span = duration - warmup
     rtts = [2.0 * (delay + d) for d in delays]
     flow_table = pd.DataFrame(
@@ -315,11 +310,31 @@ def run_dumbbell(
     return DumbbellResult(
         params=params,
         delivered=delivered,
-        arrivals=net.bottleneck.arrivals - snapshot["arrivals"],
-        drops=net.bottleneck.drops - snapshot["drops"],
+        arrivals=int(bottleneck["arrivals"]),
+        drops=int(bottleneck["drops"]),
         packets=net.bottleneck.arrivals,
-        wall_s=wall,
+        wall_s=out.wall_s,
         flow_table=flow_table,
         cwnd_trace=cwnd,
         queue_trace=queue_trace,
+        queue_counters=queue_counters(discipline),
     )
+
+
+_COUNTERS = {
+    "random_drops": "random_drops",
+    "early_drops": "red_early_drops",
+    "forced_drops": "red_forced_drops",
+    "events": "dropper_events",
+    "lapsed": "dropper_lapsed",
+}
+
+
+def queue_counters(discipline: Any) -> dict[str, int]:
+    """The counters a discipline keeps (and those of the one it wraps), under summary names."""
+    found = {}
+    for part in (discipline, getattr(discipline, "inner", None)):
+        for attr, key in _COUNTERS.items():
+            if part is not None and hasattr(part, attr):
+                found[key] = int(getattr(part, attr))
+    return found

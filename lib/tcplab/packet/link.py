@@ -28,7 +28,7 @@ Handler = Callable[[Call], Any]
 class QueueDiscipline(Protocol):
     buffer: int
 
-    def admit(self, waiting: int, now: float, idle_since: float) -> bool: ...
+    def admit(self, waiting: int, now: float, idle_since: float, flow: int = -1) -> bool: ...
 
 
 class Link:
@@ -109,7 +109,7 @@ class Link:
                 deps.popleft()
             waiting = len(deps) - 1 if deps else 0
             idle_since = -1.0 if deps else self.busy_until
-            if not queue.admit(waiting, now, idle_since):
+            if not queue.admit(waiting, now, idle_since, packet[0]):
                 self.drops += 1
                 if self.trace:
                     self._record(now, waiting, 1)

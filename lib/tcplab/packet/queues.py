@@ -1,25 +1,38 @@
 """Queue disciplines: which arriving packets a bottleneck admits.
 
 A discipline sees each arrival with the number of packets already waiting (the packet in
-transmission is not counted, as in ns-2) and returns whether to admit it. DropTail admits while
-the buffer has room; RED (Floyd and Jacobson 1993) drops early with a probability that grows
-with an exponentially averaged queue; the threshold-dropper of Altman et al. drops the first
-arrival above a threshold and then spares everyone for a hold time, so each congestion event
-signals exactly one connection. :class:`RandomLoss` wraps any of them and first drops each
-arrival independently with probability p (a lossy link, as in the square-root law).
+transmission is not counted, as in ns-2) and the arrival's flow, and returns whether to admit
+it. DropTail admits while the buffer has room; RED (Floyd and Jacobson 1993) drops early with
+a probability that grows with an exponentially averaged queue; the threshold-dropper of
+Altman et al. selects one connection when the queue passes a threshold, drops one of its
+packets and then spares everyone for a hold time, so each congestion event signals exactly
+one connection. :class:`RandomLoss` wraps any of them and first drops each arrival
+independently with probability p (a lossy link, as in the square-root law).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from ..checks import check_choice, check_int, check_range
 
-__all__ = ["DropTail", "RED", "ThresholdDropper", "RandomLoss", "QUEUES", "make_queue"]
+__all__ = [
+    "DropTail",
+    "RED",
+    "ThresholdDropper",
+    "RandomLoss",
+    "QUEUES",
+    "SELECTIONS",
+    "make_queue",
+]
 
 QUEUES = ("droptail", "red", "threshold")
+#: how the threshold-dropper picks the connection to signal (see :class:`ThresholdDropper`)
+SELECTIONS = ("first", "random", "largest")
 _UNIFORM_BLOCK = 4096
 
 
@@ -32,7 +45,7 @@ class DropTail:
     def __post_init__(self) -> None:
         self.buffer = check_int("buffer", self.buffer, 1)
 
-    def admit(self, waiting: int, now: float, idle_since: float) -> bool:
+    def admit(self, waiting: int, now: float, idle_since: float, flow: int = -1) -> bool:
         return waiting < self.buffer
 
 
@@ -83,7 +96,7 @@ class RED:
         self._next += 1
         return float(u)
 
-    def admit(self, waiting: int, now: float, idle_since: float) -> bool:
+    def admit(self, waiting: int, now: float, idle_since: float, flow: int = -1) -> bool:
         if idle_since >= 0.0:  # the link is empty: age the average over the idle time
             self.avg *= (1.0 - self.w_q) ** ((now - idle_since) / self.mean_pkt_time)
         else:
@@ -122,27 +135,79 @@ class RED:
 
 @dataclass(eq=False)
 class ThresholdDropper:
-    """Altman et al.'s threshold-dropper: drop the first arrival that finds ``threshold``
-    packets waiting, then admit everything for ``hold`` seconds (a fraction of the RTT);
-    ``buffer`` is only a safety cap (the paper's "virtually infinite" buffer)."""
+    """Altman et al.'s threshold-dropper (Section V-D): one connection signalled per event.
+
+    When an arrival finds ``threshold`` packets waiting and no connection is held, a
+    congestion event begins: one connection is *selected*, one of its packets is dropped and
+    for ``hold`` seconds (a fraction of the RTT) nothing else is dropped. ``select`` decides
+    which connection:
+
+    * ``"first"``: the flow of the arrival that crossed the threshold, dropped at once (the
+      paper's wording; a flow is hit in proportion to its share of arrivals, so this is close
+      to rate-proportional);
+    * ``"random"``: a flow drawn uniformly (rate-independent, Fig. 11 left);
+    * ``"largest"``: the flow with the largest send rate (largest-rate, Fig. 11 right),
+      ties broken at random.
+
+    For ``random`` and ``largest`` the selected flow's next arrival within the hold is
+    dropped (if it sends none, the event passes without a drop: counted in ``lapsed``).
+    ``rates`` returns every flow's current send rate, indexed by flow, ``-inf`` for a flow
+    that does not cross this link; the :class:`~tcplab.packet.network.Network` that owns the
+    senders sets it. ``buffer`` is
+    only a safety cap (the paper's "virtually infinite" buffer).
+    """
 
     buffer: int
     threshold: int = 3
     hold: float = 0.1
+    select: str = "first"
+    rng: np.random.Generator = field(default_factory=lambda: np.random.default_rng(0))
+    rates: Callable[[], Sequence[float]] | None = None
 
     def __post_init__(self) -> None:
         self.buffer = check_int("buffer", self.buffer, 1)
         self.threshold = check_int("threshold", self.threshold, 1, self.buffer)
         self.hold = check_range("hold", self.hold, 0.0)
+        check_choice("select", self.select, SELECTIONS)
         self._until = -1.0
+        self._victim: int | None = None  # selected flow whose next arrival is dropped
+        self.events = 0
+        self.lapsed = 0
+        self.selected: list[int] = []  # the flow selected at each congestion event
 
-    def admit(self, waiting: int, now: float, idle_since: float) -> bool:
+    def admit(self, waiting: int, now: float, idle_since: float, flow: int = -1) -> bool:
         if waiting >= self.buffer:
             return False
-        if now < self._until or waiting < self.threshold:
+        if now < self._until:
+            if flow == self._victim:
+                self._victim = None
+                return False
+            return True
+        if self._victim is not None:  # the hold ended before the selected flow sent anything
+            self._victim = None
+            self.lapsed += 1
+        if waiting < self.threshold:
             return True
         self._until = now + self.hold
-        return False
+        self.events += 1
+        victim = flow if self.select == "first" else self._choose()
+        self.selected.append(victim)
+        if victim == flow:
+            return False
+        self._victim = victim
+        return True
+
+    def _choose(self) -> int:
+        if self.rates is None:
+            raise ValueError(
+                f"select={self.select!r} needs the flows' rates: set ThresholdDropper.rates"
+            )
+        rates = np.asarray(self.rates(), dtype=float)
+        if self.select == "random":  # among the flows that cross this link (finite rates)
+            here = np.flatnonzero(np.isfinite(rates))
+            return int(here[self.rng.integers(len(here))])
+        best = np.flatnonzero(rates == rates.max())
+        return int(best[0] if len(best) == 1 else self.rng.choice(best))
 
 
 @dataclass(eq=False)
@@ -168,7 +233,7 @@ class RandomLoss:
     def buffer(self) -> int:
         return self.inner.buffer
 
-    def admit(self, waiting: int, now: float, idle_since: float) -> bool:
+    def admit(self, waiting: int, now: float, idle_since: float, flow: int = -1) -> bool:
         if self._next >= len(self._uniforms):
             self._uniforms = self.rng.random(_UNIFORM_BLOCK)
             self._next = 0
@@ -177,20 +242,21 @@ class RandomLoss:
         if u < self.loss_rate:
             self.random_drops += 1
             return False
-        return self.inner.admit(waiting, now, idle_since)
+        return self.inner.admit(waiting, now, idle_since, flow)
 
 
 def make_queue(
-    kind: str, buffer: int, rng: np.random.Generator | None = None, **options: float
+    kind: str, buffer: int, rng: np.random.Generator | None = None, **options: Any
 ) -> DropTail | RED | ThresholdDropper:
-    """Build a discipline by name (``droptail``, ``red``, ``threshold``)."""
+    """Build a discipline by name (``droptail``, ``red``, ``threshold``); ``rng`` feeds RED's
+    early drops and the threshold-dropper's random selection."""
     check_choice("queue", kind, QUEUES)
     if kind == "droptail":
         if options:
             raise ValueError(f"queue='droptail' takes no options, got {sorted(options)}")
         return DropTail(buffer)
+    if rng is not None:
+        options["rng"] = rng
     if kind == "red":
-        if rng is not None:
-            options["rng"] = rng
         return RED(buffer, **options)
     return ThresholdDropper(buffer, **options)

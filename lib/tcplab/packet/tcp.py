@@ -111,6 +111,15 @@ class TcpSender:
         """The current retransmission time-out, back-off included."""
         return min(self.base_rto * self.backoff, self.config.max_rto)
 
+    @property
+    def rate(self) -> float:
+        """The current send rate in packets per second: the window (not inflated by fast
+        recovery) over the smoothed RTT; 0 before the first RTT sample."""
+        if self.srtt is None:
+            return 0.0
+        window = min(self.cwnd, self.ssthresh) if self.in_recovery else self.cwnd
+        return window / self.srtt
+
     def start(self) -> None:
         self._note_cwnd()
         self._send_window()

@@ -1,0 +1,358 @@
+"""A general topology: named links, and connections that send over one or more paths.
+
+A path is a list of link names crossed in order. Each path of a connection is a *subflow*:
+its own :class:`~tcplab.packet.tcp.TcpSender` and Receiver, its own sequence space and its
+own global flow id; its ACKs come back over an uncongested delay line as long as the path's
+propagation delay. Subflows are independent (uncoupled) controllers, each with its own
+:class:`TcpConfig` (Honda's weight D is AIMD(D^2, 1/2)); a coupled scheme reads and adjusts
+``Connection.senders``. Every link forwards a packet to the next hop of the packet's flow:
+the network keeps, per link, the handler of each flow crossing it and sets ``Link.dst`` to
+that table indexed by flow id (or to the handler itself when there is only one), so a hop
+stays one scheduled event and at most one list lookup.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import simpy
+
+from ..checks import check_int, check_range
+from .link import Handler, Link
+from .queues import ThresholdDropper
+from .sched import Call, call_at
+from .tcp import Receiver, TcpConfig, TcpSender
+
+__all__ = ["Connection", "Network", "NetworkResult", "Subflow"]
+
+_COUNTERS = ("delivered", "sent", "retransmits", "timeouts", "fast_retransmits")
+
+
+@dataclass(frozen=True, eq=False)
+class Subflow:
+    """One path of a connection: a sender and a receiver sharing one sequence space."""
+
+    connection: str
+    index: int  # position among the connection's subflows
+    flow: int  # global flow id: how every link on the path finds the packet's next hop
+    path: tuple[str, ...]
+    sender: TcpSender
+    receiver: Receiver
+    ack_path: Link
+
+
+class Connection:
+    """One or more subflows started together; goodput is the sum over subflows."""
+
+    def __init__(self, env: simpy.Environment, name: str, subflows: list[Subflow]) -> None:
+        self.env, self.name, self.subflows = env, name, subflows
+
+    @property
+    def senders(self) -> list[TcpSender]:
+        return [s.sender for s in self.subflows]
+
+    @property
+    def receivers(self) -> list[Receiver]:
+        return [s.receiver for s in self.subflows]
+
+    @property
+    def paths(self) -> list[tuple[str, ...]]:
+        return [s.path for s in self.subflows]
+
+    def start(self, at: float) -> None:
+        """Start every subflow at simulated time ``at`` (not in the past)."""
+        senders = self.senders
+
+        def start_all(_event: Call) -> None:
+            for sender in senders:
+                sender.start()
+
+        call_at(self.env, check_range("start", at, self.env.now), start_all, None)
+
+    def goodput_packets(self) -> int:
+        """Distinct packets received so far, summed over subflows."""
+        return sum(r.unique for r in self.receivers)
+
+
+@dataclass(frozen=True, eq=False)
+class NetworkResult:
+    """Outcome of :meth:`Network.run`; counters are differences from a snapshot at the
+    warm-up time, goodput counts distinct packets received after it (Mb/s)."""
+
+    until: float
+    warmup: float
+    wall_s: float
+    subflows: pd.DataFrame  # one row per subflow
+    connections: pd.DataFrame  # one row per connection: sums over its subflows
+    links: pd.DataFrame  # one row per named link
+
+
+class Network:
+    """Named links and multipath connections on one simpy clock.
+
+    Build the whole topology first (links, then connections over them), then :meth:`run`.
+    ``seed`` feeds the only randomness the network adds itself: the jitter of links made
+    by :meth:`add_link`.
+    """
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = check_int("seed", seed, 0)
+        self._seeds = np.random.SeedSequence(self.seed)
+        self.env = simpy.Environment()
+        self.links: dict[str, Link] = {}
+        self.connections: list[Connection] = []
+        self.subflows: list[Subflow] = []  # indexed by global flow id
+        self._hops: dict[str, dict[int, Handler]] = {}  # link -> flow -> next hop
+        self._ran = False
+
+    def _check_open(self, name: str, value: str) -> None:
+        if self._ran or self.env.now > 0:
+            raise ValueError(
+                f"{name}={value!r} cannot be added: the network has started running "
+                f"(t={self.env.now:g} s); build the whole topology first"
+            )
+
+    # -- building -----------------------------------------------------------------------------
+    def add_link(
+        self,
+        name: str,
+        rate_mbps: float | None,
+        delay_ms: float,
+        queue: Any = None,
+        *,
+        jitter_ms: float = 0.0,
+        trace: bool = False,
+    ) -> Link:
+        """Add link ``name``: ``rate_mbps`` (None: a pure delay line), one-way ``delay_ms``,
+        ``queue`` a discipline object (None: unlimited buffer); ``jitter_ms`` adds
+        ``U(0, jitter_ms)`` to each transmission (see ``Link.jitter``)."""
+        rate = None
+        if rate_mbps is not None:
+            rate = check_range("rate_mbps", rate_mbps, 0.0, low_open=True) * 1e6
+        delay = check_range("delay_ms", delay_ms, 0.0) / 1e3
+        jitter = check_range("jitter_ms", jitter_ms, 0.0) / 1e3
+        rng = np.random.default_rng(self._seeds.spawn(1)[0]) if jitter else None
+        link = Link(self.env, rate, delay, queue, name=name, trace=trace, jitter=jitter, rng=rng)
+        return self.attach(link)
+
+    def attach(self, link: Link) -> Link:
+        """Add a :class:`Link` built by hand on ``self.env`` (SI units, its own rng), under
+        ``link.name``. A ThresholdDropper (possibly inside RandomLoss) without ``rates`` gets
+        the rates of the flows crossing this link (see :meth:`rates_on`)."""
+        name = link.name
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"name={name!r} must be a non-empty string")
+        self._check_open("name", name)
+        if name in self.links:
+            raise ValueError(f"name={name!r} is already a link of this network")
+        if link.env is not self.env:
+            raise ValueError(f"name={name!r}: the link runs on another clock (use Network.env)")
+        queue = link.queue
+        if queue is not None:
+            if not callable(getattr(queue, "admit", None)):
+                raise ValueError(f"queue={queue!r} is not a queue discipline (no admit())")
+            for other in self.links.values():
+                if other.queue is queue:
+                    kind = type(queue).__name__
+                    raise ValueError(f"queue={kind}(...) is already used by link {other.name!r}")
+        self.links[name] = link
+        self._hops[name] = {}
+        discipline = getattr(queue, "inner", queue)  # see through RandomLoss
+        if isinstance(discipline, ThresholdDropper) and discipline.rates is None:
+            discipline.rates = self.rates_on(name)
+        return link
+
+    def add_connection(
+        self,
+        paths: Sequence[Sequence[str]],
+        config: TcpConfig | Sequence[TcpConfig] = TcpConfig(),  # noqa: B008 (frozen)
+        *,
+        name: str | None = None,
+        start: float | None = 0.0,
+        delayed_ack: float | None = None,
+        trace: bool = False,
+    ) -> Connection:
+        """Add a connection with one subflow per path (a list of link names), each with its
+        own ``config`` if a sequence is given. It starts at ``start`` seconds (None: call
+        ``Connection.start`` yourself); ``delayed_ack`` (seconds) and ``trace`` (record
+        windows) apply to every subflow."""
+        name = f"conn{len(self.connections)}" if name is None else name
+        if not isinstance(name, str) or not name:
+            raise ValueError(f"name={name!r} must be a non-empty string")
+        self._check_open("name", name)
+        if any(c.name == name for c in self.connections):
+            raise ValueError(f"name={name!r} is already a connection of this network")
+        routes = self._routes(paths)
+        single = isinstance(config, TcpConfig | str) or not isinstance(config, Sequence)
+        configs = [config] * len(routes) if single else list(config)
+        if len(configs) != len(routes):
+            raise ValueError(f"config has {len(configs)} values, expected one per path")
+        for c in configs:
+            if not isinstance(c, TcpConfig):
+                raise ValueError(f"config={c!r} is not a TcpConfig")
+        if start is not None:
+            start = check_range("start", start, 0.0)
+        if delayed_ack is not None:
+            check_range("delayed_ack", delayed_ack, 0.0, low_open=True)
+        env, subflows = self.env, []
+        for index, (route, cfg) in enumerate(zip(routes, configs, strict=True)):
+            flow = len(self.subflows) + index
+            links = [self.links[n] for n in route]
+            ack_path = Link(env, None, sum(link.delay for link in links), name=f"{name}.ack{index}")
+            sender = TcpSender(env, flow, cfg, links[0].send, trace=trace)
+            ack_path.dst = sender.on_ack
+            receiver = Receiver(env, flow, ack_path.send, delayed_ack=delayed_ack)
+            subflows.append(Subflow(name, index, flow, route, sender, receiver, ack_path))
+        for sub in subflows:  # wire: each link of the path forwards the flow to the next hop
+            hops = [self.links[n].on_arrival for n in sub.path[1:]] + [sub.receiver.on_packet]
+            for link_name, hop in zip(sub.path, hops, strict=True):
+                self._hops[link_name][sub.flow] = hop
+        for link_name in {n for route in routes for n in route}:
+            self._wire(link_name)
+        self.subflows.extend(subflows)
+        connection = Connection(env, name, subflows)
+        self.connections.append(connection)
+        if start is not None:
+            connection.start(start)
+        return connection
+
+    def _routes(self, paths: Sequence[Sequence[str]]) -> list[tuple[str, ...]]:
+        if isinstance(paths, str) or not isinstance(paths, Sequence) or not paths:
+            raise ValueError(f"paths={paths!r} must be a non-empty list of paths (link names)")
+        routes = []
+        for i, path in enumerate(paths):
+            if isinstance(path, str) or not isinstance(path, Sequence):
+                raise ValueError(f"paths[{i}]={path!r} must be a list of link names")
+            route = tuple(path)
+            if not route:
+                raise ValueError(f"paths[{i}]=[] is empty: a path crosses at least one link")
+            for n in route:
+                if n not in self.links:
+                    known = ", ".join(map(repr, self.links)) or "none yet"
+                    raise ValueError(f"paths[{i}] names an unknown link {n!r} (links: {known})")
+                if route.count(n) > 1:
+                    raise ValueError(f"paths[{i}]={list(route)!r} crosses link {n!r} twice")
+            routes.append(route)
+        return routes
+
+    def _wire(self, name: str) -> None:
+        hops = self._hops[name]
+        if len(set(hops.values())) == 1:  # one next hop (an access link): no lookup at all
+            self.links[name].dst = next(iter(hops.values()))
+        else:  # a demultiplexer indexed by flow id (None for flows not crossing the link)
+            self.links[name].dst = [hops.get(flow) for flow in range(max(hops) + 1)]
+
+    # -- state ----------------------------------------------------------------------------------
+    @property
+    def senders(self) -> list[TcpSender]:
+        """Every subflow's sender, indexed by global flow id."""
+        return [s.sender for s in self.subflows]
+
+    def rates(self) -> list[float]:
+        """Every sender's current send rate (packets/s), indexed by global flow id."""
+        return [s.sender.rate for s in self.subflows]
+
+    def rates_on(self, name: str) -> Callable[[], list[float]]:
+        """A callable giving :meth:`rates` with ``-inf`` for flows that do not cross link
+        ``name`` (so a largest-rate selection never picks them)."""
+        hops, subflows = self._hops[name], self.subflows
+
+        def rates() -> list[float]:
+            return [s.sender.rate if s.flow in hops else -math.inf for s in subflows]
+
+        return rates
+
+    def stop(self) -> None:
+        """Stop every sender (no new packets, timers ignored); packets in flight continue."""
+        for sub in self.subflows:
+            sub.sender.stopped = True
+
+    def drain(self) -> None:
+        """Stop the senders and run until every packet and ACK has arrived."""
+        self.stop()
+        self.env.run()
+
+    def counts(self) -> dict[str, int]:
+        """Packets sent by senders, received by receivers, dropped on any link."""
+        return {
+            "sent": sum(s.sender.sent for s in self.subflows),
+            "received": sum(s.receiver.received for s in self.subflows),
+            "dropped": sum(link.drops for link in self.links.values()),
+        }
+
+    # -- running --------------------------------------------------------------------------------
+    def run(self, until: float, warmup: float = 0.0) -> NetworkResult:
+        """Run to simulated time ``until`` (once); count from ``warmup`` on."""
+        if self._ran:
+            raise ValueError(f"until={until!r}: this network has already run (it runs once)")
+        now = self.env.now
+        until = check_range("until", until, now, low_open=True)
+        warmup = check_range("warmup", warmup, now, until, high_open=True)
+        before: dict[str, np.ndarray] = {}
+
+        def snapshot(_event: Call | None = None) -> None:
+            before["flows"] = self._flow_counters()
+            before["links"] = self._link_counters()
+
+        if warmup > now:
+            call_at(self.env, warmup, snapshot, None)
+        else:
+            snapshot()
+        self._ran = True
+        began = time.perf_counter()
+        self.env.run(until=until)
+        wall = time.perf_counter() - began
+        return self._result(before, until, warmup, wall)
+
+    def _flow_counters(self) -> np.ndarray:
+        counts = [
+            (s.receiver.unique, s.sender.sent, s.sender.retransmits, s.sender.timeouts,
+             s.sender.fast_retransmits)
+            for s in self.subflows
+        ]  # fmt: skip
+        return np.array(counts, dtype=np.int64).reshape(-1, len(_COUNTERS))
+
+    def _link_counters(self) -> np.ndarray:
+        counts = [(link.arrivals, link.drops) for link in self.links.values()]
+        return np.array(counts, dtype=np.int64).reshape(-1, 2)
+
+    def _result(self, before: dict, until: float, warmup: float, wall: float) -> NetworkResult:
+        span = until - warmup
+        flows = self._flow_counters() - before["flows"]
+        size = np.array([s.sender.config.packet_bytes for s in self.subflows], dtype=float)
+        goodput = flows[:, 0] * size * 8.0 / span / 1e6
+        sub = pd.DataFrame(
+            {
+                "connection": [s.connection for s in self.subflows],
+                "subflow": [s.index for s in self.subflows],
+                "flow": [s.flow for s in self.subflows],
+                "path": [">".join(s.path) for s in self.subflows],
+                **{k: flows[:, i] for i, k in enumerate(_COUNTERS)},
+                "goodput_mbps": goodput,
+            }
+        )
+        sums = {k: (k, "sum") for k in (*_COUNTERS, "goodput_mbps")}
+        conn = sub.groupby("connection", sort=False).agg(subflows=("flow", "size"), **sums)
+        links = self._link_counters() - before["links"]
+        carried = [sum(goodput[f] for f in self._hops[n]) for n in self.links]
+        rate = np.array([link.rate_bps or math.nan for link in self.links.values()]) / 1e6
+        link_table = pd.DataFrame(
+            {
+                "link": list(self.links),
+                "rate_mbps": rate,
+                "delay_ms": [link.delay * 1e3 for link in self.links.values()],
+                "flows": [len(self._hops[n]) for n in self.links],
+                "arrivals": links[:, 0],
+                "drops": links[:, 1],
+                "drop_rate": links[:, 1] / np.maximum(links[:, 0], 1),
+                "goodput_mbps": np.array(carried, dtype=float),
+                "utilisation": np.array(carried, dtype=float) / rate,
+            }
+        )
+        return NetworkResult(until, warmup, wall, sub, conn.reset_index(), link_table)
