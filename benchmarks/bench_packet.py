@@ -27,6 +27,15 @@ CASES = [
     ("1500 B, DropTail 100, traced", {"trace": True}),
     ("1500 B, RED 100, traced", {"queue": "red", "trace": True}),
     (
+        "1500 B, threshold-dropper largest-rate (Th 3, b 1000), traced",
+        {
+            "queue": "threshold",
+            "buffer": 1000,
+            "queue_options": {"threshold": 3, "hold": 0.1, "select": "largest"},
+            "trace": True,
+        },
+    ),
+    (
         "Morris: 576 B, DropTail 217, 0-50 ms access, 0.5 s timer, overhead",
         {
             "buffer": 217,

@@ -78,6 +78,18 @@ def test_packet_json_has_the_documented_fields() -> None:
     assert sum(result["per_flow_mbps"]) == pytest.approx(result["goodput_mbps"], rel=1e-6)
 
 
+def test_packet_threshold_dropper_options() -> None:
+    common = ["--flows", "3", "--queue", "threshold", "--rate-mbps", "5", "--duration", "40"]
+    largest = json.loads(_run("packet", *common, "--select", "largest", "--json").stdout)
+    first = json.loads(_run("packet", *common, "--select", "first", "--json").stdout)
+    assert largest["drops_after_warmup"] > 0 and first["drops_after_warmup"] > 0
+    assert largest != first  # the option reaches the dropper
+    held = _run("packet", *common, "--hold-ms", "1000", "--buffer", "1000", "--json").stdout
+    held = json.loads(held)
+    # one drop per hold at most (the buffer is out of reach): 30 s after the warm-up, 1 s hold
+    assert 0 < held["drops_after_warmup"] <= 31
+
+
 @pytest.mark.parametrize(
     ("args", "words"),
     [
@@ -99,6 +111,10 @@ def test_packet_json_has_the_documented_fields() -> None:
         (["packet", "--queue", "red", "--min-th", "50", "--max-th", "20"], ["max_th=20"]),
         (["packet", "--queue", "red", "--max-p", "1.5"], ["max_p=1.5", "(0, 1]"]),
         (["packet", "--queue", "sfq"], ["--queue", "sfq"]),
+        (["packet", "--queue", "threshold", "--threshold", "0"], ["threshold=0", "[1, 100]"]),
+        (["packet", "--queue", "threshold", "--hold-ms", "-3"], ["hold_ms=-3", "[0, inf)"]),
+        (["packet", "--queue", "threshold", "--select", "slowest"], ["--select", "largest"]),
+        (["packet", "--select", "largest"], ["--select", "--queue threshold", "droptail"]),
     ],
 )
 def test_bad_input_is_one_line_naming_the_parameter(args: list[str], words: list[str]) -> None:

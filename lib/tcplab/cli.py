@@ -113,13 +113,18 @@ def _fluid(args: argparse.Namespace) -> int:
 def _packet(args: argparse.Namespace) -> int:
     from . import packet  # simpy is only needed here
 
-    options = {
-        key: value
-        for key, value in (("min_th", args.min_th), ("max_th", args.max_th), ("max_p", args.max_p))
-        if value is not None
-    }
+    red = {"min_th": args.min_th, "max_th": args.max_th, "max_p": args.max_p}
+    hold = None if args.hold_ms is None else check_range("hold_ms", args.hold_ms, 0.0) / 1e3
+    dropper = {"threshold": args.threshold, "hold": hold, "select": args.select}
+    options = {k: v for k, v in red.items() if v is not None}
     if options and args.queue != "red":
         raise ValueError(f"--min-th/--max-th/--max-p only apply to --queue red, not {args.queue!r}")
+    chosen = {k: v for k, v in dropper.items() if v is not None}
+    if chosen and args.queue != "threshold":
+        raise ValueError(
+            f"--threshold/--hold-ms/--select only apply to --queue threshold, not {args.queue!r}"
+        )
+    options.update(chosen)
     result = packet.run_dumbbell(
         args.flows,
         queue=args.queue,
@@ -218,6 +223,13 @@ def _parser() -> _Parser:
     pkt.add_argument("--min-th", type=float, help="RED min threshold (default 0.6 buffer)")
     pkt.add_argument("--max-th", type=float, help="RED max threshold (default 0.8 buffer)")
     pkt.add_argument("--max-p", type=float, help="RED max drop probability, in (0, 1]")
+    pkt.add_argument("--threshold", type=int, help="threshold-dropper: queue length Th (3)")
+    pkt.add_argument("--hold-ms", type=float, help="threshold-dropper: hold time, ms (100)")
+    pkt.add_argument(
+        "--select",
+        choices=("first", "random", "largest"),
+        help="threshold-dropper: connection signalled (first arrival, uniform, largest rate)",
+    )
     pkt.add_argument(
         "--overhead-ms",
         type=float,
