@@ -182,3 +182,17 @@ def test_random_loss_is_seeded_and_validated():
             RandomLoss(DropTail(5), bad)
     with pytest.raises(ValueError, match="loss_rate=1"):
         run_dumbbell(1, loss_rate=1.0, duration=1.0, warmup=0.0)
+
+
+def test_summary_reports_the_disciplines_counters_and_they_add_up():
+    common = {"rate_mbps": 5.0, "duration": 60.0, "warmup": 0.0, "trace": False}
+    red = run_dumbbell(10, queue="red", buffer=60, **common).summary()
+    assert red["red_early_drops"] > 0
+    assert red["red_early_drops"] + red["red_forced_drops"] == red["drops_after_warmup"]
+    held = run_dumbbell(
+        4, queue="threshold", buffer=10_000, **common,
+        queue_options={"threshold": 3, "hold": 0.2, "select": "largest"},
+    ).summary()  # fmt: skip
+    # one drop per congestion event, except the events whose selected flow sent nothing
+    assert held["dropper_events"] - held["dropper_lapsed"] == held["drops_after_warmup"] > 0
+    assert "red_early_drops" not in run_dumbbell(2, **common).summary()
