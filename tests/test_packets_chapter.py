@@ -20,6 +20,8 @@ NAMES = ("validation", "droptail", "red", "events", "threshold", "loss", "signal
 def quick() -> dict[str, pd.DataFrame]:
     tables = {name: experiments.run(f"packets-{name}", scale="quick") for name in NAMES}
     tables["windows"] = experiments.run("packets-windows", scale="quick")
+    tables["hold"] = experiments.run("packets-hold", scale="quick")
+    tables["replicas"] = experiments.run("packets-replicas", scale="quick")
     return tables
 
 
@@ -35,7 +37,7 @@ def _claims(tables: dict[str, pd.DataFrame]):
 
 def test_every_claim_holds_at_quick_scale(quick) -> None:
     rows = _claims(quick)
-    assert len(rows) >= 11
+    assert len(rows) >= 14
     off = [(c.claim, c.book, c.paper, c.tolerance) for c in rows if not c.within]
     assert not off, off
 
@@ -54,6 +56,51 @@ def test_a_wrong_value_fails_the_checker(quick) -> None:
     flat = quick["droptail"].assign(utilisation=quick["droptail"]["theorem1"])
     tables = dict(quick, droptail=flat)
     assert not all(c.within for c in _claims(tables))
+
+
+def test_threshold_claims_fail_when_the_policies_disagree(quick) -> None:
+    table = quick["threshold"]
+    assert {"random", "largest"} <= set(table["select"])
+    good = packets.threshold_claims(table)
+    assert len(good) == 3 and all(c.within for c in good)
+    slower = table["utilisation"] - 0.1 * (table["select"] == "largest")
+    insensitivity = packets.threshold_claims(table.assign(utilisation=slower))[-1]
+    assert "largest-rate" in insensitivity.claim and not insensitivity.within
+
+
+def test_red_signalled_claim_fails_when_no_buffer_rises(quick) -> None:
+    table = quick["signalled"]
+    assert set(table["queue"]) == {"droptail", "red"}
+    assert packets.signalled_red_claim(table).within
+    falling = table.assign(rho=-table["rho"].abs())
+    assert not packets.signalled_red_claim(falling).within
+
+
+def test_a_hold_of_one_rtt_double_signals_under_largest_rate(quick) -> None:
+    """The selected connection slows down one RTT after its drop: a hold of one RTT lets the
+    dropper hit it again (lost retransmission, time-out); the chapter's hold does not."""
+    table = quick["hold"].set_index(["flows", "select", "hold_rtts"])
+    n = int(quick["hold"]["flows"].min())
+    chosen = packets.PacketsParams.quick().hold_rtts
+    short, long = table.loc[(n, "largest", 1.0)], table.loc[(n, "largest", chosen)]
+    assert short["timeouts"] > 5 * max(long["timeouts"], 1)
+    assert short["utilisation"] < long["utilisation"]
+
+
+def test_policy_gap_is_welch_t_on_the_replicas() -> None:
+    table = pd.DataFrame(
+        {
+            "flows": 4,
+            "select": ["random"] * 3 + ["largest"] * 3,
+            "utilisation": [0.90, 0.91, 0.92, 0.88, 0.89, 0.90],
+            "theorem1": 0.923,
+        }
+    )
+    gap = packets.policy_gap(table).iloc[0]
+    assert gap["difference"] == pytest.approx(-0.02)
+    # equal variances 1e-4 and 3 replicas each: se = sqrt(2e-4 / 3), 4 degrees of freedom
+    assert gap["half_width"] == pytest.approx(2.776 * (2e-4 / 3) ** 0.5)
+    assert gap["replicas"] == 3
 
 
 def test_loss_claims_fail_when_the_rate_is_off(quick) -> None:
@@ -127,7 +174,8 @@ def test_quick_params_are_smaller_than_full() -> None:
 def test_charts_render_and_stay_small(quick) -> None:
     built = [
         charts.throughput_chart(quick["droptail"], title="DropTail"),
-        charts.throughput_chart(quick["threshold"], key="threshold", label="Th"),
+        charts.threshold_chart(quick["threshold"]),
+        charts.hold_chart(quick["hold"]),
         charts.sum_windows_chart(quick["windows"]),
         charts.windows_chart(quick["windows"], "droptail", 5, 10),
         charts.events_chart(quick["events"]),

@@ -1,8 +1,9 @@
 """Charts of the packet-level validation (Altman et al. 2006, Section V).
 
 Throughput against N with a buffer selector (a Vega-Lite param bound to a drop-down, so it
-works on a static page), congestion windows over time, and the distribution of the number
-of connections signalled per congestion event.
+works on a static page), the threshold-dropper's policies and hold time, congestion windows
+over time, the distribution of the number of connections signalled per congestion event, and
+who is signalled given the window.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from . import FORMULA, OURS, PALETTE, PAPER, ROLE_COLOURS, role_scale
 
 __all__ = [
     "throughput_chart",
+    "threshold_chart",
+    "hold_chart",
     "sum_windows_chart",
     "windows_chart",
     "events_chart",
@@ -47,8 +50,8 @@ def throughput_chart(
         value=values[0],
         bind=alt.binding_select(options=values, name=f"{label} "),
     )
-    x = alt.X("flows:Q", title="number of connections N", scale=alt.Scale(domain=[0, 11]))
-    y = alt.Y("utilisation:Q", title="throughput / capacity", scale=alt.Scale(domain=[0.7, 1.01]))
+    x = _flows_axis(data)
+    y = _utilisation_axis()
     base = alt.Chart(data, title=title)
     others = (
         base.mark_line(strokeWidth=1, color="#bbbbbb")
@@ -75,6 +78,92 @@ def throughput_chart(
             .encode(x=x, y=y, color=_roles(), tooltip=["note:N"])
         )
     return alt.layer(*layers).properties(width=420, height=260)
+
+
+def _flows_axis(data: pd.DataFrame) -> alt.X:
+    top = int(data["flows"].max()) + 1
+    return alt.X("flows:Q", title="number of connections N", scale=alt.Scale(domain=[0, top]))
+
+
+def _utilisation_axis(field: str = "utilisation") -> alt.Y:
+    scale = alt.Scale(domain=[0.6, 1.01])
+    return alt.Y(f"{field}:Q", title="throughput / capacity", scale=scale)
+
+
+SELECTION_TITLES = {
+    "random": "rate-independent (Fig. 11 left)",
+    "largest": "largest-rate (Fig. 11 right)",
+    "first": "first arrival (the paper's wording)",
+}
+
+
+def threshold_chart(table: pd.DataFrame) -> alt.FacetChart:
+    """Fig. 11: utilisation against N under the threshold-dropper, one panel per selection
+    rule, one line per (Th, b), Theorem 1 dashed."""
+    data = table[["flows", "utilisation", "theorem1", "threshold", "buffer", "select"]].copy()
+    data["setting"] = (
+        "Th = " + data["threshold"].astype(str) + ", b = " + data["buffer"].astype(str)
+    )
+    data["policy"] = data["select"].map(SELECTION_TITLES)
+    data = data.drop(columns=["threshold", "buffer", "select"]).round(5)
+    order = [SELECTION_TITLES[s] for s in SELECTION_TITLES if s in set(table["select"])]
+    x, y = _flows_axis(data), _utilisation_axis()
+    lines = (
+        alt.Chart()
+        .mark_line(point=True, strokeWidth=1.8)
+        .encode(
+            x=x,
+            y=y,
+            color=alt.Color("setting:N", title=None, scale=alt.Scale(range=PALETTE)),
+            tooltip=["policy:N", "setting:N", "flows:Q", "utilisation:Q", "theorem1:Q"],
+        )
+    )
+    theory = (
+        alt.Chart()
+        .mark_line(strokeDash=[6, 3], strokeWidth=2, color=ROLE_COLOURS[FORMULA])
+        .encode(x=x, y=_utilisation_axis("theorem1"))
+    )
+    return (
+        alt.layer(theory, lines, data=data)
+        .properties(width=250, height=220)
+        .facet(column=alt.Column("policy:N", title=None, sort=order))
+    )
+
+
+def hold_chart(table: pd.DataFrame) -> alt.VConcatChart:
+    """Utilisation (top, Theorem 1 dashed) and time-outs (bottom) against the threshold-
+    dropper's hold time, one panel per N, one line per selection rule."""
+    data = table[["flows", "select", "hold_rtts", "utilisation", "theorem1", "timeouts"]].copy()
+    data["policy"] = data["select"].map(SELECTION_TITLES)
+    data = data.drop(columns="select").round(5)
+    x = alt.X("hold_rtts:Q", title="hold time (RTTs)")
+    colour = alt.Color("policy:N", title=None, scale=alt.Scale(range=PALETTE))
+    tooltip = ["policy:N", "flows:Q", "hold_rtts:Q", "utilisation:Q", "timeouts:Q"]
+    util = alt.layer(  # lines first: a lone horizontal rule has an empty bounding box
+        alt.Chart()
+        .mark_line(point=True)
+        .encode(x=x, y=_utilisation_axis(), color=colour, tooltip=tooltip),
+        alt.Chart()
+        .mark_rule(strokeDash=[6, 3], strokeWidth=2, color=ROLE_COLOURS[FORMULA])
+        .encode(y=alt.Y("mean(theorem1):Q", scale=alt.Scale(domain=[0.6, 1.01]))),
+        data=data,
+    ).properties(width=200, height=180)
+    outs = (
+        alt.Chart()
+        .mark_line(point=True)
+        .encode(
+            x=x,
+            y=alt.Y("timeouts:Q", title="time-outs in the run"),
+            color=colour,
+            tooltip=tooltip,
+        )
+        .properties(width=200, height=120)
+    )
+    column = alt.Column("flows:O", title="N")
+    return alt.vconcat(
+        util.facet(column=column),
+        alt.layer(outs, data=data).facet(column=column),
+    )
 
 
 def sum_windows_chart(table: pd.DataFrame, queue: str = "droptail") -> alt.FacetChart:
@@ -187,25 +276,38 @@ def loss_chart(table: pd.DataFrame) -> alt.LayerChart:
     return alt.layer(lines, dots).properties(width=420, height=260)
 
 
-def signalled_chart(table: pd.DataFrame, min_samples: int = 30) -> alt.LayerChart:
-    """Fig. 13: P(signalled | window w) against w, one line per DropTail buffer, for the
-    windows seen at least ``min_samples`` times; dotted: the overall fraction signalled (what
-    a rate-independent policy would give at every w)."""
+QUEUE_TITLES = {"droptail": "DropTail (Fig. 13)", "red": "RED (Fig. 14)"}
+
+
+def signalled_chart(table: pd.DataFrame, min_samples: int = 30) -> alt.FacetChart:
+    """Figs. 13 and 14: P(signalled | window w) against w, one panel per queue, one line per
+    buffer, for the windows seen at least ``min_samples`` times; dotted: the overall
+    fraction signalled (what a rate-independent policy would give at every w)."""
     data = table[table["samples"] >= min_samples]
-    data = data[["buffer", "window", "samples", "z", "rho", "mean_z"]].round(4)
-    colour = alt.Color("buffer:O", title="DropTail buffer b", scale=alt.Scale(range=PALETTE))
-    x = alt.X("window:Q", title="window w just before the congestion event (packets)")
+    data = data[["queue", "buffer", "window", "samples", "z", "rho", "mean_z"]].copy()
+    data["queue"] = data["queue"].map(QUEUE_TITLES)
+    data = data.round(4)
+    colour = alt.Color("buffer:O", title="buffer b", scale=alt.Scale(range=PALETTE))
+    x = alt.X("window:Q", title="window w before the event (packets)")
     y = alt.Y("z:Q", title="P(signalled | w)", scale=alt.Scale(domain=[0, 1]))
-    base = alt.Chart(data)
-    lines = base.mark_line(point=True).encode(
-        x=x,
-        y=y,
-        color=colour,
-        tooltip=["buffer:O", "window:Q", "samples:Q", "z:Q", "rho:Q"],
+    lines = (
+        alt.Chart()
+        .mark_line(point=True)
+        .encode(
+            x=x,
+            y=y,
+            color=colour,
+            tooltip=["queue:N", "buffer:O", "window:Q", "samples:Q", "z:Q", "rho:Q"],
+        )
     )
     flat = (
-        alt.Chart(data[["buffer", "mean_z"]].drop_duplicates())
+        alt.Chart()
         .mark_rule(strokeDash=[2, 3], strokeWidth=1.5)
-        .encode(y="mean_z:Q", color=colour)
+        .encode(y="mean(mean_z):Q", color=colour)
     )
-    return alt.layer(flat, lines).properties(width=420, height=260)
+    order = [QUEUE_TITLES[q] for q in QUEUE_TITLES]
+    return (
+        alt.layer(flat, lines, data=data)
+        .properties(width=300, height=240)
+        .facet(column=alt.Column("queue:N", title=None, sort=order))
+    )

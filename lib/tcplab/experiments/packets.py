@@ -23,9 +23,21 @@ import pandas as pd
 from tqdm import tqdm
 
 from .. import claims, theory
-from ..packet import dumbbell, link, queues, sched, tcp
+from ..fluid import _t975 as t975  # Student's t quantile, one table for the book
+from ..packet import dumbbell, link, network, queues, sched, tcp
 from ..packet import run_dumbbell as _run_dumbbell
-from . import Experiment, register
+from . import Experiment, packets_claims, packets_signals, register
+from .packets_claims import (
+    LOSS_TOLERANCE,
+    MATHIS_MAX_P,
+    UTIL_TOLERANCE,
+    loss_claims,
+    paper_claims,
+    signalled_claim,
+    signalled_red_claim,
+    threshold_claims,
+)
+from .packets_signals import RTT_S, congestion_events, loss_signals, signal_samples, spearman
 
 __all__ = [
     "PacketsParams",
@@ -33,17 +45,27 @@ __all__ = [
     "droptail",
     "red",
     "threshold",
+    "hold",
+    "replicas",
+    "policy_gap",
     "windows",
     "events",
     "loss",
     "signalled",
+    "RTT_S",
+    "loss_signals",
     "signal_samples",
     "spearman",
     "congestion_events",
     "paper_claims",
+    "signalled_claim",
+    "signalled_red_claim",
+    "threshold_claims",
+    "loss_claims",
+    "UTIL_TOLERANCE",
+    "LOSS_TOLERANCE",
+    "MATHIS_MAX_P",
 ]
-
-RTT_S = 0.120  # propagation round-trip time of the paper's set-up
 
 
 @dataclass(frozen=True)
@@ -53,7 +75,17 @@ class PacketsParams:
     flows: tuple[int, ...] = tuple(range(1, 11))
     buffers: tuple[int, ...] = (5, 10, 20, 50, 100)  # DropTail (Fig. 7) and RED (Fig. 10)
     thresholds: tuple[tuple[int, int], ...] = ((3, 100), (2, 100), (3, 30))  # (Th, b), Fig. 11
-    hold_rtts: float = 1.0  # threshold-dropper: selected connection held for this many RTTs
+    threshold_flows: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 8, 10, 12, 15)  # Fig. 11's N axis
+    # rate-independent (Fig. 11 left), largest-rate (right), and the first arrival's flow
+    selections: tuple[str, ...] = ("random", "largest", "first")
+    threshold_select: str = "random"  # the dropper of Figs. 12 and 15
+    # the hold: the smallest tried that stops the dropper signalling a connection twice
+    # before it has slowed down (N = 2, largest-rate: no time-outs); see hold()
+    hold_rtts: float = 1.5
+    hold_sweep_rtts: tuple[float, ...] = (0.5, 1.0, 1.5, 2.0, 3.0)
+    hold_sweep_flows: tuple[int, ...] = (2, 5, 10)
+    replica_flows: tuple[int, ...] = (2, 3, 4, 5)  # below saturation (see hold())
+    replicas: int = 6
     rate_mbps: float = 5.0
     access_mbps: float = 10.0
     access_delay_ms: float = 5.0
@@ -78,7 +110,8 @@ class PacketsParams:
     loss_rate_mbps: float = 100.0  # bottleneck and access: fast, so only the loss limits
     loss_buffer: int = 1000
     loss_duration: float = 2000.0  # after the warm-up
-    signal_flows: int = 10  # Fig. 13
+    signal_flows: int = 10  # Figs. 13 (DropTail) and 14 (RED)
+    signal_queues: tuple[str, ...] = ("droptail", "red")
     signal_buffers: tuple[int, ...] = (5, 10, 15, 20)
     signal_duration: float = 1000.0  # after the warm-up
     signal_min_samples: int = 30  # windows seen fewer times are left out of z(w) and its trend
@@ -90,6 +123,11 @@ class PacketsParams:
             flows=(1, 2, 5, 10),
             buffers=(5, 50),
             thresholds=((3, 100),),
+            threshold_flows=(1, 2, 5, 10),
+            hold_sweep_rtts=(1.0, 1.5),
+            hold_sweep_flows=(2,),
+            replica_flows=(3,),
+            replicas=3,
             duration=100.0,
             warmup=20.0,
             sync_flows=(10,),
@@ -124,7 +162,7 @@ def _queue_options(params: PacketsParams, queue: str, extra: dict[str, Any]) -> 
     if queue == "red":
         return {"w_q": params.red_w_q, "max_p": params.red_max_p, "wait": True}
     if queue == "threshold":
-        return {"hold": params.hold_rtts * RTT_S, **extra}
+        return {"hold": params.hold_rtts * RTT_S, "select": params.threshold_select, **extra}
     return {}
 
 
@@ -143,6 +181,7 @@ def _one(spec: dict[str, Any]) -> dict[str, Any]:
         "timeouts": s["timeouts"],
         "packets": s["packets"],
     }
+    row.update({key: s[key] for key in ("red_early_drops", "red_forced_drops") if key in s})
     out: dict[str, Any] = {"row": row}
     if keep:
         out["cwnd"] = result.cwnd()
@@ -175,10 +214,11 @@ def _grid(
     queue: str,
     settings: Iterable[tuple[int, dict[str, Any]]],
     desc: str,
+    flows: Iterable[int] | None = None,
 ) -> pd.DataFrame:
     specs = []
     for buffer, extra in settings:
-        for n in params.flows:
+        for n in params.flows if flows is None else flows:
             specs.append(
                 {
                     **_base(params),
@@ -272,9 +312,98 @@ def red(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
 
 
 def threshold(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
-    """Fig. 11 (left): the rate-independent threshold-dropper, for each (Th, b)."""
-    settings = ((b, {"threshold": th}) for th, b in params.thresholds)
-    return _grid(params, seed, "threshold", settings, "threshold")
+    """Fig. 11: the threshold-dropper for each (Th, b) and selection rule (``select``:
+    ``random`` is rate-independent, Fig. 11 left; ``largest`` is largest-rate, right)."""
+    settings = (
+        (b, {"threshold": th, "select": select})
+        for select in params.selections
+        for th, b in params.thresholds
+    )
+    return _grid(params, seed, "threshold", settings, "threshold", params.threshold_flows)
+
+
+def hold(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
+    """The threshold-dropper's hold time: utilisation and time-outs against the hold, in
+    RTTs, for each selection rule (Th = 3, b = 100).
+
+    A dropped packet slows its connection down only about one RTT later (three duplicate
+    ACKs). A hold shorter than that ends while the queue is still above the threshold, and the
+    dropper signals again: often the same connection (largest-rate: it is still the largest),
+    whose retransmission is then lost, a time-out. A long hold spaces the events more than the
+    fluid model would, and the queue never drains.
+    """
+    specs = [
+        {
+            **_base(params),
+            "flows": n,
+            "queue": "threshold",
+            "buffer": 100,
+            "queue_options": {"threshold": 3, "hold": h * RTT_S, "select": select},
+            "trace": False,
+            "tags": {"select": select, "hold_rtts": h},
+        }
+        for n in params.hold_sweep_flows
+        for select in params.selections
+        for h in params.hold_sweep_rtts
+    ]
+    table = pd.DataFrame([out["row"] for out in _run_all(specs, params, seed, "hold")])
+    table["theorem1"] = theory.parallel_throughput(table["flows"].to_numpy(), 0.5)
+    columns = ["flows", "select", "hold_rtts", "utilisation", "theorem1", "timeouts"]
+    return table[[*columns, "drop_rate", "packets"]]
+
+
+def replicas(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
+    """Fig. 11's two policies over ``replicas`` independent seeds (Th = 3, b = 100), to
+    tell a difference between the policies from the noise of one run.
+
+    Rows (flows, select, replica, utilisation, theorem1, timeouts, drop_rate, packets).
+    """
+    specs = [
+        {
+            **_base(params),
+            "flows": n,
+            "queue": "threshold",
+            "buffer": 100,
+            "queue_options": _queue_options(params, "threshold", {"select": select}),
+            "trace": False,
+            "tags": {"select": select, "replica": r},
+        }
+        for n in params.replica_flows
+        for select in ("random", "largest")
+        for r in range(params.replicas)
+    ]
+    table = pd.DataFrame([out["row"] for out in _run_all(specs, params, seed, "replicas")])
+    table["theorem1"] = theory.parallel_throughput(table["flows"].to_numpy(), 0.5)
+    columns = ["flows", "select", "replica", "utilisation", "theorem1", "timeouts"]
+    return table[[*columns, "drop_rate", "packets"]]
+
+
+def policy_gap(table: pd.DataFrame) -> pd.DataFrame:
+    """Per N: mean utilisation under each policy, their difference (largest-rate minus
+    rate-independent) and its 95% confidence half-width (Welch's t with its degrees of
+    freedom rounded down; the replicas of each policy are independent)."""
+    rows = []
+    for n, part in table.groupby("flows"):
+        a = part[part["select"] == "random"]["utilisation"].to_numpy()
+        b = part[part["select"] == "largest"]["utilisation"].to_numpy()
+        var_a, var_b = a.var(ddof=1) / len(a), b.var(ddof=1) / len(b)
+        se = float(np.sqrt(var_a + var_b))
+        dof = (var_a + var_b) ** 2 / (
+            var_a**2 / (len(a) - 1) + var_b**2 / (len(b) - 1) if se > 0 else 1.0
+        )
+        half = t975(max(int(dof), 1)) * se if se > 0 else 0.0
+        rows.append(
+            {
+                "flows": int(n),
+                "rate_independent": float(a.mean()),
+                "largest_rate": float(b.mean()),
+                "difference": float(b.mean() - a.mean()),
+                "half_width": half,
+                "replicas": len(a),
+                "theorem1": float(part["theorem1"].iloc[0]),
+            }
+        )
+    return pd.DataFrame(rows)
 
 
 def _resample(cwnd: pd.DataFrame, start: float, span: float, step: float) -> pd.DataFrame:
@@ -322,32 +451,6 @@ def windows(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
     return table[["queue", "buffer", "flows", "time", "flow", "cwnd"]]
 
 
-def loss_signals(cwnd: pd.DataFrame, merge: float = 2 * RTT_S) -> pd.DataFrame:
-    """The times each flow was signalled congestion: its window went down, not within
-    ``merge`` seconds of its previous reduction (one fast recovery deflates several times)."""
-    rows = []
-    for flow, part in cwnd.groupby("flow"):
-        values = part["cwnd"].to_numpy()
-        times = part["time"].to_numpy()
-        down = times[1:][values[1:] < values[:-1]]
-        last = -np.inf
-        for t in down:
-            if t - last > merge:
-                rows.append((t, flow))
-            last = t
-    return pd.DataFrame(rows, columns=["time", "flow"]).sort_values("time", ignore_index=True)
-
-
-def congestion_events(signals: pd.DataFrame, gap: float = RTT_S / 2) -> np.ndarray:
-    """Clump loss signals into congestion events (signals less than ``gap`` apart belong to
-    the same event) and return, per event, the number of distinct flows signalled."""
-    if signals.empty:
-        return np.zeros(0, dtype=int)
-    times = signals["time"].to_numpy()
-    event = np.concatenate([[0], np.cumsum(np.diff(times) >= gap)])
-    return signals.assign(event=event).groupby("event")["flow"].nunique().to_numpy()
-
-
 def events(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
     """Fig. 15: complementary distribution of the number of connections signalled per
     congestion event, N = ``event_flows``, for DropTail buffers, RED and the threshold-dropper.
@@ -388,67 +491,29 @@ def events(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def signal_samples(
-    cwnd: pd.DataFrame, start: float, gap: float = RTT_S / 2, merge: float = 2 * RTT_S
-) -> pd.DataFrame:
-    """One row per (congestion event after ``start``, flow): the flow's window just before
-    the event began and whether it was signalled in it (events as in :func:`events`)."""
-    signals = loss_signals(cwnd[cwnd["time"] >= start], merge)
-    if signals.empty:
-        return pd.DataFrame({"event": [], "flow": [], "window": [], "signalled": []})
-    times = signals["time"].to_numpy()
-    event = np.concatenate([[0], np.cumsum(np.diff(times) >= gap)])
-    signals = signals.assign(event=event)
-    begins = signals.groupby("event")["time"].min().to_numpy()
-    hit = set(zip(signals["event"], signals["flow"], strict=True))
-    frames = []
-    for flow, part in cwnd.groupby("flow"):
-        t, w = part["time"].to_numpy(), part["cwnd"].to_numpy()
-        index = np.searchsorted(t, begins, side="left") - 1  # last change strictly before
-        window = np.where(index >= 0, w[np.clip(index, 0, None)], np.nan)
-        signalled = [(e, flow) in hit for e in range(len(begins))]
-        frames.append(
-            pd.DataFrame(
-                {
-                    "event": np.arange(len(begins)),
-                    "flow": flow,
-                    "window": window,
-                    "signalled": signalled,
-                }
-            )  # fmt: skip
-        )
-    return pd.concat(frames, ignore_index=True).dropna()
-
-
-def spearman(x: np.ndarray, y: np.ndarray) -> float:
-    """Spearman's rank correlation (average ranks for ties); nan for fewer than 3 points."""
-    if len(x) < 3:
-        return float("nan")
-    rx = pd.Series(x).rank().to_numpy()
-    ry = pd.Series(y).rank().to_numpy()
-    if rx.std() == 0 or ry.std() == 0:
-        return float("nan")
-    return float(np.corrcoef(rx, ry)[0, 1])
-
-
 def signalled(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
-    """Fig. 13: the empirical probability z(w) that a connection is signalled in a congestion
-    event given its window w (whole packets) just before it, N = ``signal_flows``, DropTail.
+    """Figs. 13 and 14: the empirical probability z(w) that a connection is signalled in a
+    congestion event given its window w (whole packets) just before it, N = ``signal_flows``,
+    DropTail (Fig. 13) and RED (Fig. 14).
 
-    Rows (buffer, window, samples, hits, z, rho): ``rho`` is the buffer's Spearman rank
-    correlation of z(w) with w over the windows seen at least ``signal_min_samples`` times,
-    ``mean_z`` the overall fraction signalled (what a rate-independent policy gives every w).
+    Rows (queue, buffer, window, samples, hits, z, rho, mean_z, events, early_drops):
+    ``rho`` is the (queue, buffer)'s Spearman rank correlation of z(w) with w over the windows
+    seen at least ``signal_min_samples`` times, ``mean_z`` the overall fraction signalled
+    (what a rate-independent policy gives every w), ``early_drops`` RED's early (not forced)
+    drops in the run.
     """
     specs = [
         {
             **_base(params),
             "flows": params.signal_flows,
-            "queue": "droptail",
+            "queue": queue,
             "buffer": b,
+            "queue_options": _queue_options(params, queue, {}),
             "duration": params.warmup + params.signal_duration,
             "keep": "signals",
-            "tags": {"buffer": b},
+            "tags": {"queue": queue, "buffer": b},
         }
+        for queue in params.signal_queues
         for b in params.signal_buffers
     ]
     frames = []
@@ -459,204 +524,45 @@ def signalled(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
             samples.groupby("window")["signalled"]
             .agg(samples="size", hits="sum")
             .reset_index()
-            .assign(buffer=out["row"]["buffer"])
+            .assign(queue=out["row"]["queue"], buffer=out["row"]["buffer"])
         )
         table["z"] = table["hits"] / table["samples"]
         kept = table[table["samples"] >= params.signal_min_samples]
         table["rho"] = spearman(kept["window"].to_numpy(), kept["z"].to_numpy())
         table["mean_z"] = float(samples["signalled"].mean())
         table["events"] = int(samples["event"].nunique())
+        table["early_drops"] = out["row"].get("red_early_drops", 0)
         frames.append(table)
     table = pd.concat(frames, ignore_index=True)
-    return table[["buffer", "window", "samples", "hits", "z", "rho", "mean_z", "events"]]
+    columns = ["queue", "buffer", "window", "samples", "hits", "z", "rho", "mean_z", "events"]
+    return table[[*columns, "early_drops"]]
 
 
-# -- paper vs. book -------------------------------------------------------------------------
-
-UTIL_TOLERANCE = 0.03  # packet runs: a few per cent from finite buffers and finite runs
-# Mathis et al. give C = sqrt(3/2) = 1.22 for periodic loss but measured C = 1.31 (7% more)
-# for random loss without delayed ACKs; a run of a few hundred loss events adds a few per
-# cent of sampling error. Hence 15% of the formula, on the ratio ours / formula.
-LOSS_TOLERANCE = 0.15
-MATHIS_MAX_P = 0.01  # beyond it time-outs matter and only Padhye et al. apply
-
-
-def _at(table: pd.DataFrame, **where: Any) -> pd.DataFrame:
-    mask = np.ones(len(table), dtype=bool)
-    for key, value in where.items():
-        mask &= table[key].to_numpy() == value
-    return table[mask]
-
-
-def paper_claims(
-    validation_table: pd.DataFrame,
-    droptail_table: pd.DataFrame,
-    red_table: pd.DataFrame,
-    events_table: pd.DataFrame,
-    threshold_table: pd.DataFrame | None = None,
-    loss_table: pd.DataFrame | None = None,
-    signalled_table: pd.DataFrame | None = None,
-) -> list[claims.Claim]:
-    """Paper-vs-book rows: numbers, or inequalities written as 1 (true) against 1."""
-    out = []
-    one = validation_table.iloc[0]
-    out.append(
-        claims.Claim(
-            claim="One flow, 1-packet DropTail buffer: utilisation",
-            source="Altman et al. 2006, Sec. I: 'attains 75% link utilization'",
-            paper=0.75,
-            book=float(one["utilisation"]),
-            tolerance=UTIL_TOLERANCE,
-        )
-    )
-    fair = validation_table.iloc[1]
-    out.append(
-        claims.Claim(
-            claim=f"{int(fair['flows'])} flows under RED: Jain fairness index",
-            source="identical connections share equally (Sec. II model)",
-            paper=1.0,
-            book=float(fair["jain"]),
-            tolerance=0.05,
-        )
-    )
-    small, large = min(droptail_table["buffer"]), max(droptail_table["buffer"])
-    below = _at(droptail_table, buffer=small)
-    share_below = float(np.mean(below["utilisation"] < below["theorem1"]))
-    out.append(
-        claims.Claim(
-            claim=f"DropTail b = {small}: share of N with throughput below Theorem 1",
-            source="Sec. V.B: 'for small buffer lengths, the achieved throughput is smaller'",
-            paper=1.0,
-            book=share_below,
-            tolerance=0.25,
-        )
-    )
-    above = _at(droptail_table, buffer=large)
-    share_above = float(np.mean(above["utilisation"] >= above["theorem1"]))
-    out.append(
-        claims.Claim(
-            claim=f"DropTail b = {large}: share of N with throughput at or above Theorem 1",
-            source="Sec. V.B: 'if buffer length is sufficiently large, throughput is larger'",
-            paper=1.0,
-            book=share_above,
-            tolerance=0.25,
-        )
-    )
-    mean_by_buffer = droptail_table.groupby("buffer")["utilisation"].mean()
-    out.append(
-        claims.Claim(
-            claim="DropTail: mean throughput increases with the buffer (1 = monotone)",
-            source="Sec. V.B: 'the larger the buffer is, the larger the throughput is'",
-            paper=1.0,
-            book=float(mean_by_buffer.is_monotonic_increasing),
-            tolerance=0.0,
-        )
-    )
-    many = red_table[(red_table["flows"] >= 5) & (red_table["buffer"] >= 10)]
-    redgap = float((many["utilisation"] - many["theorem1"]).abs().median())
-    out.append(
-        claims.Claim(
-            claim="RED, N >= 5, b >= 10: median |throughput - Theorem 1|",
-            source="Sec. V.C: 'reasonable conformance to Theorem 1'",
-            paper=0.0,
-            book=redgap,
-            tolerance=0.05,
-        )
-    )
-    first = events_table[events_table["m"] == 1]
-    drop_mean = first[first["queue"] == "droptail"]
-    smallest = drop_mean[drop_mean["buffer"] == drop_mean["buffer"].min()].iloc[0]
-    out.append(
-        claims.Claim(
-            claim=f"DropTail b = {int(smallest['buffer'])}, N = 10: mean connections signalled"
-            " per congestion event is above 1.5 (1 = yes)",
-            source="Sec. V.B: TCP windows are synchronised (Figs. 8-9), so not ONE",
-            paper=1.0,
-            book=float(smallest["mean_m"] > 1.5),
-            tolerance=0.0,
-        )
-    )
-    thr = first[first["queue"] == "threshold"]
-    if len(thr):
-        out.append(
-            claims.Claim(
-                claim="Threshold-dropper, N = 10: mean connections signalled per event",
-                source="Sec. V.D: 'threshold-dropper enforces assumption ONE'",
-                paper=1.0,
-                book=float(thr.iloc[0]["mean_m"]),
-                tolerance=0.35,
-            )
-        )
-    if threshold_table is not None and len(threshold_table):
-        gap = float((threshold_table["utilisation"] - threshold_table["theorem1"]).abs().median())
-        out.append(
-            claims.Claim(
-                claim="Threshold-dropper: median |throughput - Theorem 1| over N and (Th, b)",
-                source="Sec. V.D, Fig. 11: 'good qualitative conformance with Theorem 1'",
-                paper=0.0,
-                book=gap,
-                tolerance=0.05,
-            )
-        )
-    if loss_table is not None and len(loss_table):
-        out.extend(loss_claims(loss_table))
-    if signalled_table is not None and len(signalled_table):
-        out.append(signalled_claim(signalled_table))
-    return out
-
-
-def signalled_claim(signalled_table: pd.DataFrame) -> claims.Claim:
-    """Fig. 13: z(w) increases with w (rank correlation > 0) for every DropTail buffer."""
-    rho = signalled_table.groupby("buffer")["rho"].first()
-    buffers = ", ".join(str(b) for b in rho.index)
-    return claims.Claim(
-        claim=f"DropTail b = {buffers}, N = 10: share of buffers where P(signalled | w) rises"
-        " with w (Spearman rank correlation > 0)",
-        source="Sec. V.D.1, Fig. 13: 'the larger the congestion window ... the more likely'",
-        paper=1.0,
-        book=float(np.mean(rho.to_numpy() > 0)),
-        tolerance=0.0,
-    )
-
-
-def _worst(ratios: pd.Series) -> float:
-    """The ratio farthest from 1."""
-    values = ratios.to_numpy()
-    return float(values[np.argmax(np.abs(values - 1.0))])
-
-
-def loss_claims(loss_table: pd.DataFrame) -> list[claims.Claim]:
-    """One flow under random loss: ours / Mathis for small p, ours / Padhye for every p."""
-    small = loss_table[loss_table["p"] <= MATHIS_MAX_P]
-    return [
-        claims.Claim(
-            claim=f"One flow, random loss p <= {MATHIS_MAX_P}: goodput / Mathis formula, worst p",
-            source="Mathis et al. 1997: sqrt(3/2) / (RTT sqrt(p)) packets/s",
-            paper=1.0,
-            book=_worst(small["vs_mathis"]),
-            tolerance=LOSS_TOLERANCE,
-        ),
-        claims.Claim(
-            claim="One flow, random loss, every p: goodput / Padhye formula, worst p",
-            source="Padhye et al. 1998, eq. (31), with time-outs (T0 = 0.2 s)",
-            paper=1.0,
-            book=_worst(loss_table["vs_padhye"]),
-            tolerance=LOSS_TOLERANCE,
-        ),
-    ]
-
-
-_MODULES = (theory, claims, dumbbell, link, queues, sched, tcp, sys.modules[__name__])
+_MODULES = (
+    theory,
+    claims,
+    dumbbell,
+    link,
+    network,
+    queues,
+    sched,
+    tcp,
+    packets_claims,
+    packets_signals,
+    sys.modules[__name__],
+)
 
 for _name, _compute, _text in (
     ("packets-validation", validation, "Packet model vs theory: one-flow sawtooth, RED fairness"),
     ("packets-droptail", droptail, "Fig. 7: DropTail utilisation vs N and buffer"),
     ("packets-red", red, "Fig. 10: RED utilisation vs N and buffer"),
-    ("packets-threshold", threshold, "Fig. 11: threshold-dropper utilisation vs N"),
+    ("packets-threshold", threshold, "Fig. 11: threshold-dropper utilisation vs N, policies"),
+    ("packets-hold", hold, "Threshold-dropper: utilisation vs its hold time"),
+    ("packets-replicas", replicas, "Threshold-dropper policies over several seeds"),
     ("packets-windows", windows, "Figs. 8, 9, 12: congestion windows over time"),
     ("packets-events", events, "Fig. 15: connections signalled per congestion event"),
     ("packets-loss", loss, "One flow under random loss vs Mathis and Padhye formulas"),
-    ("packets-signalled", signalled, "Fig. 13: P(signalled | window) at congestion events"),
+    ("packets-signalled", signalled, "Figs. 13-14: P(signalled | window), DropTail and RED"),
 ):
     register(
         Experiment(
