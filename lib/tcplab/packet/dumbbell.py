@@ -130,6 +130,7 @@ class DumbbellResult:
     cwnd_trace: pd.DataFrame
     queue_trace: pd.DataFrame
     queue_counters: dict[str, int] = field(default_factory=dict)
+    interval_table: pd.DataFrame = field(default_factory=pd.DataFrame)
 
     @property
     def per_flow_mbps(self) -> np.ndarray:
@@ -165,8 +166,21 @@ class DumbbellResult:
         return self.cwnd_trace.copy()
 
     def queue(self) -> pd.DataFrame:
-        """Tidy (time, waiting, dropped) rows, one per bottleneck arrival."""
+        """Tidy (time, flow, waiting, dropped) rows, one per bottleneck arrival (empty
+        without ``trace``)."""
         return self.queue_trace.copy()
+
+    def dropped(self) -> pd.DataFrame:
+        """Tidy (time, flow) rows, one per bottleneck drop (empty without ``trace``)."""
+        q = self.queue_trace
+        return q.loc[q["dropped"], ["time", "flow"]].reset_index(drop=True)
+
+    def intervals(self) -> pd.DataFrame:
+        """Per-flow goodput in consecutive intervals after the warm-up: (start, end, flow,
+        packets, goodput_mbps) rows; empty unless ``sample_interval`` was given."""
+        columns = ["start", "end", "flow", "packets", "goodput_mbps"]
+        table = self.interval_table
+        return table[columns].copy() if len(table) else pd.DataFrame(columns=columns)
 
 
 def run_dumbbell(
@@ -195,6 +209,7 @@ def run_dumbbell(
     overhead_ms: float = 0.0,
     loss_rate: float = 0.0,
     trace: bool = True,
+    sample_interval: float | None = None,
 ) -> DumbbellResult:
     """Simulate ``flows`` greedy TCP connections on a dumbbell; see :class:`DumbbellResult`.
 
@@ -207,6 +222,8 @@ def run_dumbbell(
     it, DropTail runs with many flows can show deterministic phase effects (a flow that is
     never dropped). ``loss_rate = p > 0`` drops each bottleneck arrival independently with
     probability p before the discipline sees it (:class:`~tcplab.packet.queues.RandomLoss`).
+    ``sample_interval`` (s) records each flow's goodput per interval after the warm-up
+    (:meth:`DumbbellResult.intervals`).
     Randomness comes only from ``numpy.random.SeedSequence(seed)``.
     """
     flows = check_int("flows", flows, 1)
@@ -262,7 +279,7 @@ def run_dumbbell(
         trace=trace, delayed_ack=delack, overhead=overhead, rng=rng_overhead,
     )  # fmt: skip
     net.start(rng_start.uniform(0.0, start_spread, flows))
-    out = net.network.run(duration, warmup)
+    out = net.network.run(duration, warmup, sample_interval)
     delivered = out.subflows["delivered"].to_numpy()
     bottleneck = out.links.set_index("link").loc["bottleneck"]
     span = duration - warmup
@@ -289,7 +306,7 @@ def run_dumbbell(
         }
     )
     q = net.bottleneck.traces()
-    queue_trace = pd.DataFrame({k: q[k] for k in ("time", "waiting", "dropped")})
+    queue_trace = pd.DataFrame({k: q[k] for k in ("time", "flow", "waiting", "dropped")})
     params = {
         "flows": flows,
         "queue": queue,
@@ -318,6 +335,7 @@ def run_dumbbell(
         cwnd_trace=cwnd,
         queue_trace=queue_trace,
         queue_counters=queue_counters(discipline),
+        interval_table=out.intervals,
     )
 
 

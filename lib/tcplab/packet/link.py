@@ -40,8 +40,8 @@ class Link:
     ``U(0, jitter)`` to each packet's transmission time, drawn from ``rng``: like ns-2's TCP
     ``overhead_`` it breaks the phase effects of fully deterministic DropTail simulations
     (Floyd and Jacobson 1992) while keeping FIFO order. With ``trace=True`` the link records,
-    at every arrival, the time, the number waiting after the admission decision and whether
-    it was dropped, and the departure time of every admitted packet.
+    at every arrival, the time, the flow, the number waiting after the admission decision and
+    whether it was dropped, and the departure time of every admitted packet.
     """
 
     def __init__(
@@ -78,6 +78,7 @@ class Link:
         self.drops = 0
         self.trace = trace
         self.trace_time = array("d")
+        self.trace_flow = array("l")
         self.trace_waiting = array("l")
         self.trace_dropped = array("b")
         self.trace_departure = array("d")
@@ -112,7 +113,7 @@ class Link:
             if not queue.admit(waiting, now, idle_since, packet[0]):
                 self.drops += 1
                 if self.trace:
-                    self._record(now, waiting, 1)
+                    self._record(now, packet[0], waiting, 1)
                 return False
         start = self.busy_until if self.busy_until > now else now
         departure = start + packet[2] * self._sec_per_byte
@@ -122,7 +123,7 @@ class Link:
         if queue is not None:
             deps.append(departure)
             if self.trace:
-                self._record(now, len(deps) - 1, 0)
+                self._record(now, packet[0], len(deps) - 1, 0)
                 self.trace_departure.append(departure)
         handler = self._dst if self._demux is None else self._demux[packet[0]]
         env.schedule(Call(handler, packet), NORMAL, departure + self.delay - now)
@@ -135,8 +136,9 @@ class Link:
         self._next_uniform += 1
         return float(self._uniforms[self._next_uniform - 1])
 
-    def _record(self, now: float, waiting: int, dropped: int) -> None:
+    def _record(self, now: float, flow: int, waiting: int, dropped: int) -> None:
         self.trace_time.append(now)
+        self.trace_flow.append(flow)
         self.trace_waiting.append(waiting)
         self.trace_dropped.append(dropped)
 
@@ -149,6 +151,7 @@ class Link:
         """The recorded arrival trace as numpy arrays (empty unless ``trace=True``)."""
         return {
             "time": np.array(self.trace_time, dtype=float),
+            "flow": np.array(self.trace_flow, dtype=np.int64),
             "waiting": np.array(self.trace_waiting, dtype=np.int64),
             "dropped": np.array(self.trace_dropped, dtype=bool),
             "departure": np.array(self.trace_departure, dtype=float),

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -83,7 +83,8 @@ class Connection:
 @dataclass(frozen=True, eq=False)
 class NetworkResult:
     """Outcome of :meth:`Network.run`; counters are differences from a snapshot at the
-    warm-up time, goodput counts distinct packets received after it (Mb/s)."""
+    warm-up time, goodput counts distinct packets received after it (Mb/s). ``intervals``
+    has one row per (interval, subflow) when the run sampled them (else it is empty)."""
 
     until: float
     warmup: float
@@ -91,6 +92,7 @@ class NetworkResult:
     subflows: pd.DataFrame  # one row per subflow
     connections: pd.DataFrame  # one row per connection: sums over its subflows
     links: pd.DataFrame  # one row per named link
+    intervals: pd.DataFrame = field(default_factory=pd.DataFrame)
 
 
 class Network:
@@ -287,13 +289,20 @@ class Network:
         }
 
     # -- running --------------------------------------------------------------------------------
-    def run(self, until: float, warmup: float = 0.0) -> NetworkResult:
-        """Run to simulated time ``until`` (once); count from ``warmup`` on."""
+    def run(
+        self, until: float, warmup: float = 0.0, sample_interval: float | None = None
+    ) -> NetworkResult:
+        """Run to simulated time ``until`` (once); count from ``warmup`` on. With
+        ``sample_interval`` (seconds), also count each subflow's goodput in consecutive
+        intervals of that length from the warm-up (one read-only event per interval)."""
         if self._ran:
             raise ValueError(f"until={until!r}: this network has already run (it runs once)")
         now = self.env.now
         until = check_range("until", until, now, low_open=True)
         warmup = check_range("warmup", warmup, now, until, high_open=True)
+        if sample_interval is not None:
+            check_range("sample_interval", sample_interval, 0.0, until - warmup, low_open=True)
+            self._sample(warmup, until, sample_interval)
         before: dict[str, np.ndarray] = {}
 
         def snapshot(_event: Call | None = None) -> None:
@@ -308,7 +317,46 @@ class Network:
         began = time.perf_counter()
         self.env.run(until=until)
         wall = time.perf_counter() - began
+        if sample_interval is not None and len(self._counts) < len(self._ticks):
+            self._read()  # the last tick is ``until`` itself
         return self._result(before, until, warmup, wall)
+
+    def _sample(self, start: float, until: float, step: float) -> None:
+        """Read every receiver's distinct-packet count at ``start + k * step`` up to
+        ``until`` (rounded times, so that float steps do not drift)."""
+        ticks = start + step * np.arange(int(math.floor((until - start) / step + 1e-9)) + 1)
+        self._ticks, self._counts = ticks, []
+        for t in ticks:
+            if t >= until:  # simpy stops before events at ``until``: read after the run
+                break
+            if t > self.env.now:
+                call_at(self.env, float(t), self._read, None)
+            else:
+                self._read()
+
+    def _read(self, _event: Call | None = None) -> None:
+        self._counts.append([s.receiver.unique for s in self.subflows])
+
+    def _intervals(self) -> pd.DataFrame:
+        counts = np.array(getattr(self, "_counts", []), dtype=np.int64)
+        if len(counts) < 2:
+            return pd.DataFrame()
+        ticks = self._ticks[: len(counts)]
+        packets = np.diff(counts, axis=0)  # (intervals, subflows)
+        size = np.array([s.sender.config.packet_bytes for s in self.subflows], dtype=float)
+        span = np.diff(ticks)[:, None]
+        k, f = packets.shape
+        return pd.DataFrame(
+            {
+                "start": np.repeat(ticks[:-1], f),
+                "end": np.repeat(ticks[1:], f),
+                "connection": np.tile([s.connection for s in self.subflows], k),
+                "subflow": np.tile([s.index for s in self.subflows], k),
+                "flow": np.tile(np.arange(f), k),
+                "packets": packets.ravel(),
+                "goodput_mbps": (packets * size * 8.0 / span / 1e6).ravel(),
+            }
+        )
 
     def _flow_counters(self) -> np.ndarray:
         counts = [
@@ -355,4 +403,6 @@ class Network:
                 "utilisation": np.array(carried, dtype=float) / rate,
             }
         )
-        return NetworkResult(until, warmup, wall, sub, conn.reset_index(), link_table)
+        return NetworkResult(
+            until, warmup, wall, sub, conn.reset_index(), link_table, self._intervals()
+        )
