@@ -87,6 +87,13 @@ def test_a_hold_of_one_rtt_double_signals_under_largest_rate(quick) -> None:
     assert short["utilisation"] < long["utilisation"]
 
 
+def test_the_drop_log_shows_the_dropper_hitting_one_connection_per_event(quick) -> None:
+    first = quick["events"][quick["events"]["m"] == 1].set_index("queue")
+    assert first.loc["threshold", "mean_m_drops"] < 1.2  # ONE, seen at the queue itself
+    assert first.loc["droptail", "mean_m_drops"] > 2.0  # DropTail b = 5 drops several
+    assert (first["events_drops"] > 0).all()
+
+
 def test_policy_gap_is_welch_t_on_the_replicas() -> None:
     table = pd.DataFrame(
         {

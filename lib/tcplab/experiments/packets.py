@@ -185,6 +185,8 @@ def _one(spec: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {"row": row}
     if keep:
         out["cwnd"] = result.cwnd()
+        if keep == "events":
+            out["dropped"] = result.dropped()
     return out
 
 
@@ -454,6 +456,10 @@ def windows(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
 def events(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
     """Fig. 15: complementary distribution of the number of connections signalled per
     congestion event, N = ``event_flows``, for DropTail buffers, RED and the threshold-dropper.
+
+    ``mean_m`` counts from the senders' window reductions (what the connections see);
+    ``mean_m_drops`` and ``events_drops`` from the bottleneck's own drop log, drops less than
+    the same gap apart forming one event (what the queue did).
     """
     specs = []
     settings = [("droptail", b, {}) for b in params.event_buffers]
@@ -477,6 +483,8 @@ def events(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
         cwnd = out["cwnd"]
         signals = loss_signals(cwnd[cwnd["time"] >= params.warmup])
         counts = congestion_events(signals)
+        dropped = out["dropped"]
+        by_drops = congestion_events(dropped[dropped["time"] >= params.warmup])
         for m in range(1, params.event_flows + 1):
             rows.append(
                 {
@@ -486,6 +494,8 @@ def events(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
                     "ccdf": float(np.mean(counts >= m)) if len(counts) else float("nan"),
                     "mean_m": float(np.mean(counts)) if len(counts) else float("nan"),
                     "events": len(counts),
+                    "mean_m_drops": float(np.mean(by_drops)) if len(by_drops) else float("nan"),
+                    "events_drops": len(by_drops),
                 }
             )
     return pd.DataFrame(rows)
