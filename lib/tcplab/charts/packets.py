@@ -137,7 +137,9 @@ def hold_chart(table: pd.DataFrame) -> alt.VConcatChart:
     data["policy"] = data["select"].map(SELECTION_TITLES)
     data = data.drop(columns="select").round(5)
     x = alt.X("hold_rtts:Q", title="hold time (RTTs)")
-    colour = alt.Color("policy:N", title=None, scale=alt.Scale(range=PALETTE))
+    colour = alt.Color(
+        "policy:N", title=None, scale=alt.Scale(range=PALETTE), legend=alt.Legend(labelLimit=320)
+    )
     tooltip = ["policy:N", "flows:Q", "hold_rtts:Q", "utilisation:Q", "timeouts:Q"]
     util = alt.layer(  # lines first: a lone horizontal rule has an empty bounding box
         alt.Chart()

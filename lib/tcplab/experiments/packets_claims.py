@@ -196,9 +196,7 @@ def threshold_claims(threshold_table: pd.DataFrame) -> list[claims.Claim]:
 
 def _rho(signalled_table: pd.DataFrame, queue: str) -> pd.Series:
     """Each buffer's rank correlation of z(w) with w, for one queue."""
-    table = signalled_table
-    if "queue" in table:
-        table = table[table["queue"] == queue]
+    table = signalled_table[signalled_table["queue"] == queue]
     return table.groupby("buffer")["rho"].first()
 
 
