@@ -20,6 +20,7 @@ from numpy.typing import ArrayLike
 
 from .checks import check_int, check_range
 from .policies import LossPolicy, make_policy
+from .stats import t975
 
 __all__ = ["FluidResult", "SamplePath", "simulate", "sample_path", "CHUNK_REPLICAS"]
 
@@ -392,21 +393,10 @@ def _ratio(num: np.ndarray, time: np.ndarray, unit: float) -> tuple[np.ndarray, 
     else:
         per_replica = num / time.reshape((-1,) + (1,) * (num.ndim - 1)) / unit
         spread = per_replica.std(axis=0, ddof=1) / math.sqrt(time.size)
-        ci = np.asarray(_t975(time.size - 1) * spread)
+        ci = np.asarray(t975(time.size - 1) * spread)
     mean.setflags(write=False)
     ci.setflags(write=False)
     return mean, ci
-
-
-_T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228)
-
-
-def _t975(df: int) -> float:
-    """97.5% quantile of Student's t: table to 10 degrees of freedom, then Cornish-Fisher."""
-    if df <= len(_T975):
-        return _T975[df - 1]
-    z = 1.959963984540054
-    return z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
 
 
 def _common(model: _Model) -> dict[str, Any]:

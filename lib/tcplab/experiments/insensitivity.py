@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .. import fluid, policies, theory, theory_parallel
+from .. import fluid, policies, stats, theory, theory_parallel
 from . import Experiment, register
 
 __all__ = [
@@ -444,7 +444,7 @@ def heterogeneous(params: HeterogeneousParams, seed: int = 0) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-_MODULES = (fluid, policies, theory, theory_parallel, sys.modules[__name__])
+_MODULES = (fluid, policies, stats, theory, theory_parallel, sys.modules[__name__])
 
 for _name, _compute, _params, _description in (
     (

@@ -19,7 +19,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from .. import claims, fluid, policies, theory, theory_moments
+from .. import claims, fluid, policies, stats, theory, theory_moments
 from . import Experiment, register
 
 __all__ = [
@@ -463,7 +463,7 @@ def paper_claims(
     return out
 
 
-_MODULES = (fluid, policies, theory, theory_moments, sys.modules[__name__])
+_MODULES = (fluid, policies, stats, theory, theory_moments, sys.modules[__name__])
 
 for _name, _compute, _params, _description in (
     ("moments-table", second_moments, TableParams, "E[X_i^2]/c^2 per policy for N = 2, 3, 4"),

@@ -23,9 +23,9 @@ import pandas as pd
 from tqdm import tqdm
 
 from .. import claims, theory
-from ..fluid import _t975 as t975  # Student's t quantile, one table for the book
 from ..packet import dumbbell, link, network, queues, sched, tcp
 from ..packet import run_dumbbell as _run_dumbbell
+from ..stats import t975
 from . import Experiment, packets_claims, packets_signals, register
 from .packets_claims import (
     LOSS_TOLERANCE,

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .. import claims, fluid, policies, theory
+from .. import claims, fluid, policies, stats, theory
 from . import Experiment, register
 
 __all__ = ["SawtoothParams", "PAPER_TCP_UTILISATION", "paths", "utilisation", "paper_claims"]
@@ -122,7 +122,7 @@ register(
         name="sawtooth-paths",
         compute=paths,
         params=SawtoothParams,
-        modules=(fluid, policies, theory, sys.modules[__name__]),
+        modules=(fluid, policies, stats, theory, sys.modules[__name__]),
         description="Exact AIMD sawtooth paths of one connection on a (beta, eta) grid",
     )
 )
@@ -131,7 +131,7 @@ register(
         name="sawtooth-utilisation",
         compute=utilisation,
         params=SawtoothParams,
-        modules=(fluid, policies, theory, sys.modules[__name__]),
+        modules=(fluid, policies, stats, theory, sys.modules[__name__]),
         description="Mean utilisation of one AIMD connection vs (1 + beta)/2",
     )
 )
