@@ -199,3 +199,32 @@ def test_shipped_window_charts_stay_under_500_kb() -> None:
     total += len(charts.windows_chart(windows, "droptail", 5, 10).to_json())
     total += len(charts.windows_chart(windows, "threshold", 100, 10).to_json())
     assert total < 500_000
+
+
+def test_the_live_panel_runs_the_dumbbell_and_explains_itself_on_a_static_page() -> None:
+    from tcplab import widgets_packets as wp
+
+    frame, numbers = wp.dumbbell_live(4, "threshold", 100, "largest", seconds=5.0)
+    assert set(frame["flow"]) == {-1, 0, 1, 2, 3}
+    total = frame[frame["flow"] == -1].set_index("time")["cwnd"]
+    each = frame[frame["flow"] >= 0].groupby("time")["cwnd"].sum()
+    pd.testing.assert_series_equal(total, each, check_names=False)
+    assert frame["time"].max() == pytest.approx(5.0)
+    assert 0.5 < numbers["utilisation"] <= 1.001
+    assert numbers["theorem1"] == pytest.approx(1 - 1 / 13)
+    assert 1.0 <= numbers["mean_signalled"] < 1.5  # the dropper signals about one per event
+    panel = wp.packets_panel()
+    assert "tcplab-live-note" in panel._repr_mimebundle_()["text/html"]
+    with pytest.raises(ValueError, match="select='fastest'"):
+        wp.dumbbell_live(select="fastest")
+    with pytest.raises(ValueError, match="seconds=0"):
+        wp.dumbbell_live(seconds=0)
+    with pytest.raises(ValueError, match="flows=0"):
+        wp.dumbbell_live(flows=0)
+
+
+def test_run_setup_refuses_dropper_options_for_other_queues() -> None:
+    with pytest.raises(ValueError, match="only apply to queue='threshold'"):
+        packets.run_setup(
+            packets.PacketsParams(), 2, "droptail", 10, duration=2.0, warmup=1.0, select="largest"
+        )

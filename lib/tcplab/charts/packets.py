@@ -191,7 +191,12 @@ def sum_windows_chart(table: pd.DataFrame, queue: str = "droptail") -> alt.Facet
 
 
 def windows_chart(
-    table: pd.DataFrame, queue: str, buffer: int, flows: int, span: float = 5.0, title: str = ""
+    table: pd.DataFrame,
+    queue: str,
+    buffer: int,
+    flows: int,
+    span: float = 5.0,
+    title: str | list[str] = "",
 ) -> alt.VConcatChart:
     """Figs. 9 and 12: each connection's window (top) and their sum (bottom) for ``span`` s."""
     data = table[

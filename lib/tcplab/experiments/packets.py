@@ -47,6 +47,8 @@ __all__ = [
     "threshold",
     "hold",
     "replicas",
+    "run_setup",
+    "window_frame",
     "policy_gap",
     "windows",
     "events",
@@ -420,6 +422,38 @@ def _resample(cwnd: pd.DataFrame, start: float, span: float, step: float) -> pd.
     return pd.concat(frames, ignore_index=True)
 
 
+def window_frame(cwnd: pd.DataFrame, start: float, span: float, step: float) -> pd.DataFrame:
+    """(time, flow, cwnd) rows: each flow's window read every ``step`` seconds for ``span``
+    seconds from ``start`` (time counted from ``start``), plus their sum as ``flow = -1``."""
+    each = _resample(cwnd, start, span, step)
+    total = each.groupby("time", as_index=False)["cwnd"].sum().assign(flow=-1)
+    return pd.concat([each, total], ignore_index=True)
+
+
+def run_setup(
+    params: PacketsParams,
+    flows: int,
+    queue: str,
+    buffer: int,
+    *,
+    duration: float,
+    warmup: float,
+    seed: int = 0,
+    trace: bool = True,
+    **extra: Any,
+) -> dumbbell.DumbbellResult:
+    """One dumbbell run in the chapter's set-up (``params``) with ``queue`` and ``buffer``;
+    ``extra`` goes to the discipline (threshold-dropper: ``threshold``, ``select``, ``hold``)."""
+    if extra and queue != "threshold":
+        raise ValueError(f"{sorted(extra)} only apply to queue='threshold', not {queue!r}")
+    setup = {**_base(params), "duration": duration, "warmup": warmup}
+    options = _queue_options(params, queue, extra)
+    return _run_dumbbell(
+        flows=flows, queue=queue, buffer=buffer, queue_options=options, seed=seed, trace=trace,
+        **setup,
+    )  # fmt: skip
+
+
 def windows(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
     """Figs. 8, 9 and 12: windows over ``sync_span`` seconds after the warm-up, resampled.
 
@@ -445,9 +479,7 @@ def windows(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
     frames = []
     for out in _run_all(specs, params, seed, "windows"):
         row = out["row"]
-        each = _resample(out["cwnd"], params.warmup, params.sync_span, params.sync_step)
-        total = each.groupby("time", as_index=False)["cwnd"].sum().assign(flow=-1)
-        both = pd.concat([each, total], ignore_index=True)
+        both = window_frame(out["cwnd"], params.warmup, params.sync_span, params.sync_step)
         frames.append(both.assign(queue=row["queue"], buffer=row["buffer"], flows=row["flows"]))
     table = pd.concat(frames, ignore_index=True)
     return table[["queue", "buffer", "flows", "time", "flow", "cwnd"]]
