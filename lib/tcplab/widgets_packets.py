@@ -40,8 +40,7 @@ def dumbbell_live(
     """Run the chapter's dumbbell for ``WARMUP + seconds`` and return the windows after the
     warm-up (the layout of the ``packets-windows`` experiment) and the run's numbers:
     utilisation, Theorem 1, mean connections signalled per congestion event, time-outs."""
-    check_choice("queue", queue, QUEUES)
-    check_choice("select", select, SELECTIONS)
+    check_choice("select", select, SELECTIONS)  # the queue is checked by run_dumbbell
     seconds = check_range("seconds", seconds, 1.0, 300.0)
     extra = {"threshold": 3, "select": select} if queue == "threshold" else {}
     params = packets.PacketsParams()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from ..packet.queues import SELECTION_NAMES
 from . import FORMULA, OURS, PALETTE, PAPER, ROLE_COLOURS, role_scale
 
 __all__ = [
@@ -90,11 +91,8 @@ def _utilisation_axis(field: str = "utilisation") -> alt.Y:
     return alt.Y(f"{field}:Q", title="throughput / capacity", scale=scale)
 
 
-SELECTION_TITLES = {
-    "random": "rate-independent (Fig. 11 left)",
-    "largest": "largest-rate (Fig. 11 right)",
-    "first": "first arrival (the paper's wording)",
-}
+_WHERE = {"random": "Fig. 11 left", "largest": "Fig. 11 right", "first": "the paper's wording"}
+SELECTION_TITLES = {s: f"{SELECTION_NAMES[s]} ({_WHERE[s]})" for s in _WHERE}
 
 
 def threshold_chart(table: pd.DataFrame) -> alt.FacetChart:

@@ -168,6 +168,30 @@ def _queue_options(params: PacketsParams, queue: str, extra: dict[str, Any]) -> 
     return {}
 
 
+def _spec(
+    params: PacketsParams,
+    flows: int,
+    queue: str,
+    buffer: int,
+    extra: dict[str, Any] | None = None,
+    tags: dict[str, Any] | None = None,
+    **overrides: Any,
+) -> dict[str, Any]:
+    """``run_dumbbell`` keywords for one run in the chapter's set-up: ``extra`` goes to the
+    discipline, ``tags`` label the run's row, ``overrides`` replace set-up values."""
+    spec = {
+        **_base(params),
+        "flows": flows,
+        "queue": queue,
+        "buffer": buffer,
+        "queue_options": _queue_options(params, queue, extra or {}),
+        **overrides,
+    }
+    if tags is not None:
+        spec["tags"] = tags
+    return spec
+
+
 def _one(spec: dict[str, Any]) -> dict[str, Any]:
     """Run one dumbbell; return its summary (and window/drop traces when asked)."""
     keep = spec.pop("keep", None)
@@ -223,17 +247,8 @@ def _grid(
     specs = []
     for buffer, extra in settings:
         for n in params.flows if flows is None else flows:
-            specs.append(
-                {
-                    **_base(params),
-                    "flows": n,
-                    "queue": queue,
-                    "buffer": buffer,
-                    "queue_options": _queue_options(params, queue, extra),
-                    "trace": False,
-                    "tags": {"queue": queue, "buffer": buffer, **extra},
-                }
-            )
+            tags = {"queue": queue, "buffer": buffer, **extra}
+            specs.append(_spec(params, n, queue, buffer, extra, tags, trace=False))
     table = pd.DataFrame([out["row"] for out in _run_all(specs, params, seed, desc)])
     table["theorem1"] = theory.parallel_throughput(table["flows"].to_numpy(), 0.5)
     return table
@@ -242,26 +257,19 @@ def _grid(
 def validation(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
     """Two checks against theory: one flow with a 1-packet buffer (the 75% sawtooth) and N
     flows under RED (fair shares, Jain index near 1)."""
-    base = {**_base(params), "duration": params.validation_duration}
+    common = {"duration": params.validation_duration, "trace": False}
+    n = params.validation_flows
     specs = [
-        {
-            **base,
-            "flows": 1,
-            "queue": "droptail",
-            "buffer": 1,
-            "trace": False,
-            "tags": {"case": "one flow, 1-packet buffer", "queue": "droptail", "buffer": 1},
-        },
-        {
-            **base,
-            "flows": params.validation_flows,
-            "queue": "red",
-            "buffer": 50,
-            "queue_options": _queue_options(params, "red", {}),
-            "trace": False,
-            "tags": {"case": f"{params.validation_flows} flows, RED", "queue": "red", "buffer": 50},
-        },
-    ]
+        _spec(
+            params, 1, "droptail", 1,
+            tags={"case": "one flow, 1-packet buffer", "queue": "droptail", "buffer": 1},
+            **common,
+        ),
+        _spec(
+            params, n, "red", 50, tags={"case": f"{n} flows, RED", "queue": "red", "buffer": 50},
+            **common,
+        ),
+    ]  # fmt: skip
     table = pd.DataFrame([out["row"] for out in _run_all(specs, params, seed, "validation")])
     table["theorem1"] = theory.parallel_throughput(table["flows"].to_numpy(), 0.5)
     return table
@@ -275,19 +283,19 @@ def loss(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
     p: goodput (packets/s) beside Mathis et al. (1997) and Padhye et al. (1998)."""
     rate = params.loss_rate_mbps
     specs = [
-        {
-            **_base(params),
-            "flows": 1,
-            "queue": "droptail",
-            "buffer": params.loss_buffer,
-            "rate_mbps": rate,
-            "access_mbps": rate,
-            "start_spread": 0.0,
-            "duration": params.warmup + params.loss_duration,
-            "loss_rate": p,
-            "trace": False,
-            "tags": {"p": p},
-        }
+        _spec(
+            params,
+            1,
+            "droptail",
+            params.loss_buffer,
+            tags={"p": p},
+            rate_mbps=rate,
+            access_mbps=rate,
+            start_spread=0.0,
+            duration=params.warmup + params.loss_duration,
+            loss_rate=p,
+            trace=False,
+        )  # fmt: skip
         for p in params.loss_rates
     ]
     table = pd.DataFrame([out["row"] for out in _run_all(specs, params, seed, "loss")])
@@ -337,15 +345,15 @@ def hold(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
     fluid model would, and the queue never drains.
     """
     specs = [
-        {
-            **_base(params),
-            "flows": n,
-            "queue": "threshold",
-            "buffer": 100,
-            "queue_options": {"threshold": 3, "hold": h * RTT_S, "select": select},
-            "trace": False,
-            "tags": {"select": select, "hold_rtts": h},
-        }
+        _spec(
+            params,
+            n,
+            "threshold",
+            100,
+            {"threshold": 3, "hold": h * RTT_S, "select": select},
+            {"select": select, "hold_rtts": h},
+            trace=False,
+        )  # fmt: skip
         for n in params.hold_sweep_flows
         for select in params.selections
         for h in params.hold_sweep_rtts
@@ -363,15 +371,15 @@ def replicas(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
     Rows (flows, select, replica, utilisation, theorem1, timeouts, drop_rate, packets).
     """
     specs = [
-        {
-            **_base(params),
-            "flows": n,
-            "queue": "threshold",
-            "buffer": 100,
-            "queue_options": _queue_options(params, "threshold", {"select": select}),
-            "trace": False,
-            "tags": {"select": select, "replica": r},
-        }
+        _spec(
+            params,
+            n,
+            "threshold",
+            100,
+            {"select": select},
+            {"select": select, "replica": r},
+            trace=False,
+        )  # fmt: skip
         for n in params.replica_flows
         for select in ("random", "largest")
         for r in range(params.replicas)
@@ -446,12 +454,11 @@ def run_setup(
     ``extra`` goes to the discipline (threshold-dropper: ``threshold``, ``select``, ``hold``)."""
     if extra and queue != "threshold":
         raise ValueError(f"{sorted(extra)} only apply to queue='threshold', not {queue!r}")
-    setup = {**_base(params), "duration": duration, "warmup": warmup}
-    options = _queue_options(params, queue, extra)
-    return _run_dumbbell(
-        flows=flows, queue=queue, buffer=buffer, queue_options=options, seed=seed, trace=trace,
-        **setup,
+    spec = _spec(
+        params, flows, queue, buffer, extra, duration=duration, warmup=warmup, seed=seed,
+        trace=trace,
     )  # fmt: skip
+    return _run_dumbbell(**spec)
 
 
 def windows(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
@@ -464,17 +471,10 @@ def windows(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
     settings.append(("threshold", 100, {"threshold": 3}))
     for queue, buffer, extra in settings:
         for n in params.sync_flows:
+            duration = params.warmup + params.sync_span + 1.0
+            tags = {"queue": queue, "buffer": buffer}
             specs.append(
-                {
-                    **_base(params),
-                    "flows": n,
-                    "queue": queue,
-                    "buffer": buffer,
-                    "queue_options": _queue_options(params, queue, extra),
-                    "duration": params.warmup + params.sync_span + 1.0,
-                    "keep": "windows",
-                    "tags": {"queue": queue, "buffer": buffer},
-                }
+                _spec(params, n, queue, buffer, extra, tags, duration=duration, keep="windows")
             )
     frames = []
     for out in _run_all(specs, params, seed, "windows"):
@@ -497,17 +497,19 @@ def events(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
     settings = [("droptail", b, {}) for b in params.event_buffers]
     settings += [("red", max(params.event_buffers), {}), ("threshold", 100, {"threshold": 3})]
     for queue, buffer, extra in settings:
+        duration = params.warmup + params.event_duration
+        tags = {"queue": queue, "buffer": buffer}
         specs.append(
-            {
-                **_base(params),
-                "flows": params.event_flows,
-                "queue": queue,
-                "buffer": buffer,
-                "queue_options": _queue_options(params, queue, extra),
-                "duration": params.warmup + params.event_duration,
-                "keep": "events",
-                "tags": {"queue": queue, "buffer": buffer},
-            }
+            _spec(
+                params,
+                params.event_flows,
+                queue,
+                buffer,
+                extra,
+                tags,
+                duration=duration,
+                keep="events",
+            )  # fmt: skip
         )
     rows = []
     for out in _run_all(specs, params, seed, "events"):
@@ -545,16 +547,15 @@ def signalled(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
     drops in the run.
     """
     specs = [
-        {
-            **_base(params),
-            "flows": params.signal_flows,
-            "queue": queue,
-            "buffer": b,
-            "queue_options": _queue_options(params, queue, {}),
-            "duration": params.warmup + params.signal_duration,
-            "keep": "signals",
-            "tags": {"queue": queue, "buffer": b},
-        }
+        _spec(
+            params,
+            params.signal_flows,
+            queue,
+            b,
+            tags={"queue": queue, "buffer": b},
+            duration=params.warmup + params.signal_duration,
+            keep="signals",
+        )  # fmt: skip
         for queue in params.signal_queues
         for b in params.signal_buffers
     ]

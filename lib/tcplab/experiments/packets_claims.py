@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from .. import claims
+from ..packet.queues import SELECTION_NAMES
 
 __all__ = [
     "UTIL_TOLERANCE",
@@ -150,11 +151,6 @@ def paper_claims(
     return out
 
 
-SELECTION_NAMES = {
-    "random": "rate-independent",
-    "largest": "largest-rate",
-    "first": "first arrival",
-}
 # the threshold-dropper runs differ by their policy and by the run-to-run noise of one seeded
 # run per point: rate-independent and largest-rate agree within this, point by point (median)
 INSENSITIVITY_TOLERANCE = 0.03

@@ -89,10 +89,6 @@ class Dumbbell:
         self.receivers: list[Receiver] = [s.receiver for s in net.subflows]
         self.reverse: list[Link] = [s.ack_path for s in net.subflows]
 
-    def rates(self) -> list[float]:
-        """Every sender's current send rate (packets/s), indexed by flow."""
-        return self.network.rates()
-
     def start(self, times: Sequence[float]) -> None:
         """Start sender i at simulated time ``times[i]``."""
         for connection, t in zip(self.connections, times, strict=True):
@@ -350,9 +346,11 @@ _COUNTERS = {
 
 def queue_counters(discipline: Any) -> dict[str, int]:
     """The counters a discipline keeps (and those of the one it wraps), under summary names."""
-    found = {}
-    for part in (discipline, getattr(discipline, "inner", None)):
-        for attr, key in _COUNTERS.items():
-            if part is not None and hasattr(part, attr):
-                found[key] = int(getattr(part, attr))
-    return found
+    parts = [discipline, getattr(discipline, "inner", None)]
+    return {
+        key: int(getattr(part, attr))
+        for part in parts
+        if part is not None
+        for attr, key in _COUNTERS.items()
+        if hasattr(part, attr)
+    }

@@ -112,6 +112,8 @@ class Network:
         self.subflows: list[Subflow] = []  # indexed by global flow id
         self._hops: dict[str, dict[int, Handler]] = {}  # link -> flow -> next hop
         self._ran = False
+        self._ticks = np.zeros(0)  # sampling times of the goodput per interval, if any
+        self._counts: list[list[int]] = []  # distinct packets per subflow at each tick
 
     def _check_open(self, name: str, value: str) -> None:
         if self._ran or self.env.now > 0:
@@ -338,7 +340,7 @@ class Network:
         self._counts.append([s.receiver.unique for s in self.subflows])
 
     def _intervals(self) -> pd.DataFrame:
-        counts = np.array(getattr(self, "_counts", []), dtype=np.int64)
+        counts = np.array(self._counts, dtype=np.int64)
         if len(counts) < 2:
             return pd.DataFrame()
         ticks = self._ticks[: len(counts)]

@@ -27,12 +27,19 @@ __all__ = [
     "RandomLoss",
     "QUEUES",
     "SELECTIONS",
+    "SELECTION_NAMES",
     "make_queue",
 ]
 
 QUEUES = ("droptail", "red", "threshold")
 #: how the threshold-dropper picks the connection to signal (see :class:`ThresholdDropper`)
 SELECTIONS = ("first", "random", "largest")
+#: the loss policy each selection implements, in the paper's words
+SELECTION_NAMES = {
+    "first": "first arrival",
+    "random": "rate-independent",
+    "largest": "largest-rate",
+}
 _UNIFORM_BLOCK = 4096
 
 
