@@ -14,10 +14,16 @@ export OMP_NUM_THREADS ?= 1
 export OPENBLAS_NUM_THREADS ?= 1
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: help setup book test test-fast lint data bench serve pins clean
+.PHONY: help system browser setup book test test-fast lint data bench serve pins clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
+
+system:  ## install what a fresh Debian machine lacks for the book (python3-venv, npm)
+	@PYTHON=$(PYTHON) tools/ensure-system
+
+browser:  ## ... and for the browser tests (Debian's chromium)
+	@PYTHON=$(PYTHON) tools/ensure-system --browser
 
 $(PY_STAMP): requirements.txt pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -29,13 +35,16 @@ $(NODE_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
-setup: $(PY_STAMP) $(NODE_STAMP)  ## create .venv and node_modules from the pins
+setup: system $(PY_STAMP) $(NODE_STAMP)  ## create .venv and node_modules from the pins
+
+# every notebook cell has its own limit (_config.yml: execute.timeout); the whole build has this
+BOOK_TIMEOUT := 1800
 
 book: setup  ## build the HTML book into _build/html from the data shipped in data/
-	$(BIN)/jupyter-book build . --warningiserror --nitpick --keep-going
+	timeout $(BOOK_TIMEOUT) $(BIN)/jupyter-book build . --warningiserror --nitpick --keep-going
 	@echo "Built: $(abspath _build/html/index.html)   (make serve to browse it)"
 
-test: setup  ## run every test tier: lint, unit, property, statistical, notebooks, book, browser
+test: setup browser  ## run every test tier: lint, unit, property, statistical, notebooks, book, browser
 	$(BIN)/ruff check .
 	$(BIN)/pytest
 

@@ -12,6 +12,17 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
+#: the whole book build; each notebook cell has its own limit (_config.yml: execute.timeout)
+BOOK_TIMEOUT = 800  # under pytest-timeout's 900 s, so this message is the one a reader sees
+
+
+def chromium_executable() -> str:
+    """Debian's Chromium for the browser tier: $CHROMIUM if set, else `chromium` on PATH (the
+    same rule as tools/ensure-system, which `make test` runs first to install it)."""
+    found = os.environ.get("CHROMIUM") or shutil.which("chromium")
+    if not found or not Path(found).exists():
+        pytest.fail("Chromium not found: run `make test` (it installs Debian's chromium as root)")
+    return found
 
 
 @pytest.fixture(scope="session")
@@ -33,7 +44,15 @@ def built_book(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "--nitpick",
         "--keep-going",
     ]
-    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, env=os.environ)
+    try:
+        done = subprocess.run(
+            command, capture_output=True, text=True, cwd=ROOT, env=os.environ, timeout=BOOK_TIMEOUT
+        )
+    except subprocess.TimeoutExpired as expired:
+        out_text = expired.stdout or b""  # bytes, whatever text= says
+        log = out_text.decode(errors="replace") if isinstance(out_text, bytes) else out_text
+        log = log[-6000:]
+        pytest.fail(f"jupyter-book build took over {BOOK_TIMEOUT} s:\n{log}")
     log = done.stdout + done.stderr
     reports = out / "_build" / "html" / "reports"
     if done.returncode != 0:

@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import functools
 import http.server
-import shutil
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from conftest import chromium_executable
+
 pytestmark = pytest.mark.browser
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 FLAGS = [
     "--headless=new",
     "--no-sandbox",
@@ -49,12 +49,10 @@ def site(built_book: Path) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"Chromium not found at {CHROMIUM}: `apt-get install chromium` (.ci/run does)")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        chromium = playwright.chromium.launch(executable_path=chromium_executable(), args=FLAGS)
         yield chromium
         chromium.close()
 

@@ -327,15 +327,13 @@ def test_the_sliders_move_the_formula_and_pick_the_simulations(built_book) -> No
     """Headless Chromium, network cut: beta and N move Fig. 2; sigma picks Fig. 3's numbers."""
     import functools
     import http.server
-    import shutil
     import threading
-    from pathlib import Path
 
     from playwright.sync_api import sync_playwright
 
-    chromium = shutil.which("chromium") or "/usr/bin/chromium"
-    if not Path(chromium).exists():
-        pytest.fail(f"Chromium not found at {chromium}: `apt-get install chromium`")
+    from conftest import chromium_executable
+
+    chromium = chromium_executable()
 
     class Quiet(http.server.SimpleHTTPRequestHandler):
         def log_message(self, *args: object) -> None:

@@ -17,6 +17,10 @@ CHAPTERS = sorted(
 
 pytestmark = pytest.mark.notebooks
 
+#: seconds one cell may run at quick scale before the chapter fails, naming the cell (each
+#: chapter takes under a minute in all; the whole test has pytest-timeout's limit too)
+CELL_TIMEOUT = 300
+
 
 def test_there_are_notebook_chapters() -> None:
     assert CHAPTERS, "no MyST notebook chapters found"
@@ -36,4 +40,5 @@ def test_chapter_runs_at_quick_scale(chapter: Path, tmp_path: Path) -> None:
         cwd=str(chapter.parent),
         kernel_name="python3",
         progress_bar=False,
+        execution_timeout=CELL_TIMEOUT,
     )
