@@ -3,15 +3,25 @@
 A panel is a widget box wrapped so that, on a static page of the book (no kernel), it shows a
 short note saying how to get the live version instead of dead sliders. Charts in a panel are
 rendered to SVG in the kernel, so they work in any Jupyter front end with no JavaScript.
+
+The chart goes into an ``HTML`` widget's value, never through ``display`` inside an ``Output``
+widget. A notebook runner (nbclient, used by papermill and the book build) mimics a front end
+for ``Output`` widgets: it sends each captured output back to the kernel on the shell channel,
+through jupyter_client's synchronous shadow of the asyncio socket, from its IOPub task, while its
+other task awaits the cell's reply on that same socket. When the reply arrives just before such
+a send, the send swallows the socket's edge-triggered wake-up and the runner waits for the
+reply forever (``tools/zmq_shadow_send_race.py`` reproduces it). Setting a widget's value only
+sends from the kernel, so the runner never writes to the shell channel during a cell.
 """
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 from typing import Any
 
+import altair as alt
 import ipywidgets as w
-from IPython.display import SVG, display
 
 from . import charts, fluid, policies, theory
 from .charts.sawtooth import sawtooth_path_chart
@@ -38,21 +48,23 @@ class LivePanel:
         return {**bundle, "text/html": _NOTE.format(what=self.what)}
 
 
-def _panel(controls: list[w.Widget], redraw: Callable[[], None], what: str) -> LivePanel:
-    output = w.Output()
+def _panel(
+    controls: list[w.Widget], redraw: Callable[[], alt.TopLevelMixin], what: str
+) -> LivePanel:
+    """Controls above a chart: ``redraw()`` returns the chart for the controls' values; it is
+    drawn now and again whenever a control moves."""
+    view = w.HTML()
 
     def update(_: Any = None) -> None:
-        with output:
-            output.clear_output(wait=True)
-            try:
-                redraw()
-            except ValueError as error:  # an out-of-range value: say so, keep the panel alive
-                print(f"error: {error}")
+        try:
+            view.value = charts.to_svg(redraw())
+        except ValueError as error:  # an out-of-range value: say so, keep the panel alive
+            view.value = f'<p class="tcplab-panel-error">error: {html.escape(str(error))}</p>'
 
     for control in controls:
         control.observe(update, names="value")
     update()
-    return LivePanel(w.VBox([w.HBox(controls), output]), what)
+    return LivePanel(w.VBox([w.HBox(controls), view]), what)
 
 
 def sawtooth_panel(beta: float = 0.5, eta: float = 1.0, events: int = 8) -> LivePanel:
@@ -64,7 +76,7 @@ def sawtooth_panel(beta: float = 0.5, eta: float = 1.0, events: int = 8) -> Live
     )
     events_slider = w.IntSlider(events, min=1, max=40, description="events", style=style)
 
-    def redraw() -> None:
+    def redraw() -> alt.TopLevelMixin:
         b, e, k = beta_slider.value, eta_slider.value, events_slider.value
         path = fluid.sample_path(1, policies.AllFlows(), beta=b, eta=e, events=k, start=[b])
         result = fluid.simulate(1, policies.AllFlows(), beta=b, eta=e, events=1000, replicas=1)
@@ -73,7 +85,7 @@ def sawtooth_panel(beta: float = 0.5, eta: float = 1.0, events: int = 8) -> Live
             f"(formula {theory.sawtooth_utilisation(b):.2%})"
         )
         chart = sawtooth_path_chart(path.to_frame()[["time", "rate"]], title=title)
-        display(SVG(charts.to_svg(chart.properties(width=520, height=220))))
+        return chart.properties(width=520, height=220)
 
     return _panel(
         [beta_slider, eta_slider, events_slider],

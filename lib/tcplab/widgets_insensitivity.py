@@ -7,12 +7,12 @@ rate-independent closed form; the points at the chosen sigma are a fresh simulat
 
 from __future__ import annotations
 
+import altair as alt
 import ipywidgets as w
 import numpy as np
 import pandas as pd
-from IPython.display import SVG, display
 
-from . import charts, fluid, policies, theory, theory_parallel
+from . import fluid, policies, theory, theory_parallel
 from .charts.insensitivity import example1_chart
 from .widgets import LivePanel, _panel
 
@@ -76,7 +76,7 @@ def example1_panel(sigma: float = 0.125, n_flows: int = 4, beta: float = 0.5) ->
     n_slider = w.IntSlider(n_flows, min=2, max=12, step=2, description="N", style=style)
     beta_slider = w.FloatSlider(beta, min=0.05, max=0.95, step=0.05, description="β", style=style)
 
-    def redraw() -> None:
+    def redraw() -> alt.TopLevelMixin:
         s, n, b = sigma_slider.value, n_slider.value, beta_slider.value
         frame = example1_frame(s, n, b)
         at = frame[frame["simulated"].notna()].set_index("group")["simulated"]
@@ -85,7 +85,7 @@ def example1_panel(sigma: float = 0.125, n_flows: int = 4, beta: float = 0.5) ->
             f"(Theorem 1: {theory.parallel_throughput(n, b):.4f})"
         )
         chart = example1_chart(frame, sigma=s, title=title)
-        display(SVG(charts.to_svg(chart)))
+        return chart
 
     return _panel(
         [sigma_slider, n_slider, beta_slider],

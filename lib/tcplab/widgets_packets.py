@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import altair as alt
 import ipywidgets as w
 import numpy as np
 import pandas as pd
-from IPython.display import SVG, display
 
-from . import charts, theory
+from . import theory
 from .charts.packets import windows_chart
 from .checks import check_choice, check_range
 from .experiments import packets
@@ -76,7 +76,7 @@ def packets_panel(flows: int = 10, queue: str = "droptail", buffer: int = 5) -> 
     seconds_slider = w.IntSlider(10, min=2, max=60, description="seconds", style=style)
     seed_slider = w.IntSlider(0, min=0, max=9, description="seed", style=style)
 
-    def redraw() -> None:
+    def redraw() -> alt.TopLevelMixin:
         n, q, b = n_slider.value, queue_menu.value, buffer_slider.value
         frame, numbers = dumbbell_live(
             n, q, b, select_menu.value, seconds_slider.value, seed_slider.value
@@ -88,7 +88,7 @@ def packets_panel(flows: int = 10, queue: str = "droptail", buffer: int = 5) -> 
             f"{numbers['timeouts']} time-outs",
         ]
         chart = windows_chart(frame, q, b, n, span=seconds_slider.value, title=title)
-        display(SVG(charts.to_svg(chart)))
+        return chart
 
     controls = [n_slider, queue_menu, buffer_slider, select_menu, seconds_slider, seed_slider]
     return _panel(

@@ -1,0 +1,61 @@
+"""Every live panel draws its chart into an HTML widget and never captures output in an
+``Output`` widget (see tcplab.widgets: a runner mimicking a front end for ``Output`` widgets
+writes to the kernel's shell channel mid-cell, which can leave papermill waiting forever)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import altair as alt
+import ipywidgets as w
+import pandas as pd
+import pytest
+
+from tcplab import widgets, widgets_insensitivity, widgets_packets
+
+PANELS: dict[str, Callable[[], widgets.LivePanel]] = {
+    "sawtooth": widgets.sawtooth_panel,
+    "insensitivity": widgets_insensitivity.example1_panel,
+    "packets": lambda: widgets_packets.packets_panel(flows=3, buffer=10),
+}
+
+
+def _tree(widget: w.Widget) -> Iterator[w.Widget]:
+    yield widget
+    for child in getattr(widget, "children", ()):
+        yield from _tree(child)
+
+
+@pytest.mark.parametrize("name", sorted(PANELS))
+def test_a_panel_draws_its_chart_into_an_html_widget_not_an_output(name: str) -> None:
+    panel = PANELS[name]()
+    parts = list(_tree(panel.widget))
+    assert not [p for p in parts if isinstance(p, w.Output)], "an Output widget captures output"
+    views = [p for p in parts if isinstance(p, w.HTML)]
+    assert len(views) == 1 and views[0].value.lstrip().startswith("<svg")
+    assert "tcplab-live-note" in panel._repr_mimebundle_()["text/html"]
+
+
+def test_moving_a_control_redraws_the_chart() -> None:
+    panel = widgets.sawtooth_panel()
+    view = next(p for p in _tree(panel.widget) if isinstance(p, w.HTML))
+    slider = next(p for p in _tree(panel.widget) if getattr(p, "description", "") == "events")
+    before = view.value
+    slider.value = 3
+    assert view.value != before and view.value.lstrip().startswith("<svg")
+
+
+def test_a_bad_value_shows_one_line_and_the_panel_recovers() -> None:
+    slider = w.IntSlider(1, min=0, max=5)
+
+    def redraw() -> alt.Chart:
+        if slider.value == 0:
+            raise ValueError("flows=0 is outside the allowed range [1, inf)")
+        return alt.Chart(pd.DataFrame({"x": [slider.value]})).mark_point().encode(x="x:Q")
+
+    panel = widgets._panel([slider], redraw, "A test panel.")
+    view = next(p for p in _tree(panel.widget) if isinstance(p, w.HTML))
+    slider.value = 0
+    assert "error: flows=0 is outside the allowed range" in view.value
+    slider.value = 2
+    assert view.value.lstrip().startswith("<svg")
