@@ -133,6 +133,28 @@ def test_beatdown_tag_times_match_section_4b(n: int) -> None:
     assert np.sort(path.rates_before[new_tag[-1]])[::-1] == pytest.approx(expected, abs=1e-6)
 
 
+@pytest.mark.parametrize("beta", [0.5, 0.3])
+@pytest.mark.parametrize(("capacity", "eta"), [(1.0, 1.0), (20.0, 3.0), (0.05, 0.2)])
+def test_beatdown_lasts_the_events_its_threshold_allows_at_any_capacity(
+    beta: float, capacity: float, eta: float
+) -> None:
+    """N = 2: signalled at rate x, the tagged connection drops to beta x and then gets half of
+    the freed (1 - beta) x back before the next congestion time, so its rate at successive
+    events is x r^j with r = beta + (1 - beta)/2. A new tag starts at x0 in ((1 - th) c, c]
+    (the other connection was just released below th c) and is signalled while x0 r^j >= th c:
+    with th = r^10.5 that is exactly j = 0..10, eleven events, whatever c and eta are."""
+    r = beta + (1 - beta) / 2
+    threshold = r**10.5
+    assert r**10 * (1 - threshold) > threshold > r**11  # margins on both sides
+    path = sample_path(
+        2, Beatdown(threshold=threshold), beta=beta, capacity=capacity, eta=eta, events=300
+    )
+    picks = path.signalled[1:].argmax(axis=1)
+    ends = np.flatnonzero(np.diff(picks)) + 1
+    runs = np.diff(np.concatenate(([0], ends, [picks.size])))
+    assert runs.size > 20 and set(runs[1:-1].tolist()) == {11}
+
+
 def test_beatdown_second_moment_two_flows() -> None:
     """N = 2, beta = 1/2: each beatdown is a geometric sawtooth (factor r = 3/4 per event),
     giving E[X^2]/c^2 = (1 + (r^3 - beta^3)/(1 - r^3))/6 = 28/111 as the threshold -> 0.
@@ -201,11 +223,12 @@ def test_theorem2_second_moments(policy: str, expected: float) -> None:
 # ---- heterogeneous additive increase --------------------------------------------------------
 
 
-def test_common_eta_and_capacity_only_rescale_time() -> None:
-    base = simulate(3, "rate-proportional", events=3000, replicas=4, seed=2)
-    scaled = simulate(
-        3, "rate-proportional", eta=4.0, capacity=3.0, events=3000, replicas=4, seed=2
-    )
+@pytest.mark.parametrize("policy", ["rate-proportional", Beatdown(threshold=0.02)])
+def test_common_eta_and_capacity_only_rescale_time(policy: object) -> None:
+    """Rates in units of c with time in units of c/eta: the same path, whatever c and eta
+    (the beatdown threshold is a fraction of c, so it scales too)."""
+    base = simulate(3, policy, events=3000, replicas=4, seed=2)
+    scaled = simulate(3, policy, eta=4.0, capacity=3.0, events=3000, replicas=4, seed=2)
     assert scaled.aggregate == pytest.approx(base.aggregate, rel=1e-12)
     assert scaled.second_moment == pytest.approx(base.second_moment, rel=1e-10)
     assert scaled.simulated_time == pytest.approx(base.simulated_time * 3.0 / 4.0, rel=1e-10)

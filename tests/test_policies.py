@@ -164,6 +164,21 @@ def test_beatdown_keeps_its_tag_until_the_rate_is_below_threshold() -> None:
     assert state.tolist() == [2]
 
 
+@pytest.mark.parametrize("capacity", [100.0, 0.01])
+def test_beatdown_threshold_is_a_fraction_of_the_capacity(capacity: float) -> None:
+    """At a congestion time the rates sum to c; the tag is released below ``threshold * c``,
+    so multiplying every rate by c changes no decision (rates below in units of c)."""
+    policy = Beatdown(threshold=0.01)
+    state = policy.initial_state(1, 3)
+    for rates, tagged in (
+        ([0.2, 0.5, 0.3], 1),
+        ([0.45, 0.02, 0.53], 1),  # 2% of c: kept, though 0.02 c < 0.01 when c = 0.01
+        ([0.4, 0.005, 0.595], 2),  # 0.5% of c: released, though 0.005 c > 0.01 when c = 100
+    ):
+        rows = np.array([rates]) * capacity
+        assert policy.choose(rows, state, rng()).tolist() == [tagged]
+
+
 def test_beatdown_random_pick_never_retags_the_released_connection() -> None:
     policy = Beatdown(threshold=0.01, pick="random")
     replicas = 20_000
