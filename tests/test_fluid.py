@@ -27,6 +27,8 @@ from tcplab.fluid import CHUNK_REPLICAS, FluidResult, sample_path, simulate
 from tcplab.policies import POLICY_NAMES, Beatdown, LargestRate, RateIndependent
 from tcplab.theory import parallel_throughput
 
+from stat_tools import binomial_region, t_quantile
+
 
 def theorem1_bound(result: FluidResult) -> float:
     """Largest possible |aggregate - Theorem 1| for this run (see the module docstring)."""
@@ -351,6 +353,78 @@ def test_result_properties(model: dict, events: int, replicas: int) -> None:
     assert result.aggregate_second_moment >= result.aggregate**2 * (1 - 1e-9)
     assert result.events == events * replicas and result.replicas == replicas
     json.dumps(result.to_dict(), allow_nan=False)
+
+
+# ---- confidence intervals -------------------------------------------------------------------
+
+
+def test_intervals_are_student_t_over_the_replicas_time_averages() -> None:
+    """Rebuild every replica of a small run independently and recompute each interval.
+
+    ``simulate`` documents that replica r starts from rates drawn uniformly on the simplex
+    (normalised exponentials from the chunk's generator, summing to mean(beta) c), runs
+    ``warmup_events`` events and measures the next ``events``. Largest-rate picks no random
+    numbers, so sample_path from the same start replays each replica exactly. Expected:
+    pooled mean = total integral / total time; half-width = t(0.975, R - 1) * sd(ddof=1) /
+    sqrt(R) of the per-replica time averages, with t from stat_tools (not tcplab.stats)."""
+    n, replicas, warmup, events, seed, c, eta = 3, 5, 7, 30, 11, 2.0, [1.0, 2.0, 3.0]
+    t_975 = t_quantile(0.975, replicas - 1)
+    result = simulate(
+        n, "largest-rate", capacity=c, eta=eta, events=events, replicas=replicas,
+        warmup_events=warmup, seed=seed,
+    )  # fmt: skip
+    rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
+    shares = rng.exponential(size=(replicas, n))
+    starts = shares / shares.sum(axis=1, keepdims=True) * 0.5 * c
+    per_replica = []  # (time, integral of x_i, of x_i**2, of A**2) over the measured events
+    for start in starts:
+        path = sample_path(n, "largest-rate", capacity=c, eta=eta, start=start,
+                           events=warmup + events)  # fmt: skip
+        lo, hi = path.rates_after[warmup:-1], path.rates_before[warmup + 1 :]
+        dt = np.diff(path.times[warmup:])[:, None]
+        a, b = lo.sum(axis=1, keepdims=True), hi.sum(axis=1, keepdims=True)
+        per_replica.append((
+            dt.sum(), ((lo + hi) / 2 * dt).sum(axis=0),
+            ((lo * lo + lo * hi + hi * hi) / 3 * dt).sum(axis=0),
+            ((a * a + a * b + b * b) / 3 * dt).sum(),
+        ))  # fmt: skip
+    time = np.array([p[0] for p in per_replica])
+    for name, integral, unit in (
+        ("per_flow", np.array([p[1] for p in per_replica]), c),
+        ("aggregate", np.array([p[1].sum() for p in per_replica]), c),
+        ("second_moment", np.array([p[2] for p in per_replica]), c * c),
+        ("aggregate_second_moment", np.array([p[3] for p in per_replica]), c * c),
+    ):
+        averages = integral / time.reshape((-1,) + (1,) * (integral.ndim - 1)) / unit
+        assert np.all(np.std(averages, axis=0) > 1e-4)  # the replicas do differ
+        mean = integral.sum(axis=0) / time.sum() / unit
+        assert getattr(result, name) == pytest.approx(mean, rel=1e-9)
+        standard_error = np.std(averages, axis=0, ddof=1) / np.sqrt(replicas)
+        # the quantile the interval used: t975's table is rounded to three decimals
+        quantile = getattr(result, f"{name}_ci") / standard_error
+        assert quantile == pytest.approx(np.full_like(mean, t_975), rel=1e-9, abs=5e-4)
+
+
+def test_intervals_cover_the_exact_moments_95_percent_of_the_time() -> None:
+    """Coverage over K = 300 independent runs of 3 replicas (t with 2 degrees of freedom).
+
+    Rate-independent, N = 2, beta = 1/2: each connection's mean is 3/7 (Theorem 1 and
+    symmetry) and its E[X^2] is 5/24 (Theorem 2). A correct 95% interval misses with
+    probability 0.05, so the misses are Binomial(300, 0.05); each count must lie in the region
+    that this binomial leaves with probability <= 0.05% (0.1% for the test). The replica
+    averages are over 500 events: close enough to normal for the t interval. A normal
+    quantile instead of t's would miss about 19% of the time; half the width, about 30%."""
+    runs, replicas, false_alarm = 300, 3, 5e-4
+    misses = {"per_flow": 0, "second_moment": 0}
+    exact = {"per_flow": 3 / 7, "second_moment": 5 / 24}
+    for seed in range(runs):
+        result = simulate(2, events=500, replicas=replicas, seed=seed)
+        for name in misses:
+            estimate, half_width = getattr(result, name)[0], getattr(result, f"{name}_ci")[0]
+            misses[name] += abs(estimate - exact[name]) > half_width
+    low, high = binomial_region(runs, 0.05, false_alarm)
+    for name, count in misses.items():
+        assert low <= count <= high, (name, count)
 
 
 # ---- seeds ------------------------------------------------------------------------------------
