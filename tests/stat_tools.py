@@ -12,7 +12,18 @@ import math
 from collections.abc import Sequence
 from statistics import NormalDist
 
-__all__ = ["t_cdf", "t_quantile", "normal_quantile", "binomial_region", "t_half_width"]
+import numpy as np
+from numpy.typing import ArrayLike
+
+__all__ = [
+    "t_cdf",
+    "t_quantile",
+    "normal_quantile",
+    "binomial_region",
+    "t_half_width",
+    "widen",
+    "proportion_bound",
+]
 
 
 def t_cdf(t: float, df: int) -> float:
@@ -85,3 +96,17 @@ def t_half_width(values: Sequence[float], false_alarm: float) -> tuple[float, fl
     mean = math.fsum(values) / n
     sd = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1))
     return mean, t_quantile(1 - false_alarm / 2, n - 1) * sd / math.sqrt(n)
+
+
+def widen(half_width_95: ArrayLike, df: int, false_alarm: float) -> np.ndarray:
+    """Turn a 95% Student-t half-width with ``df`` degrees of freedom into the half-width of
+    the interval that misses with probability ``false_alarm`` (two-sided)."""
+    ratio = t_quantile(1 - false_alarm / 2, df) / t_quantile(0.975, df)
+    return np.asarray(half_width_95) * ratio
+
+
+def proportion_bound(n: int, p: float | ArrayLike, false_alarm: float) -> np.ndarray:
+    """Half-width around p that a proportion of n Bernoulli(p) draws leaves with probability
+    ``false_alarm`` (normal approximation: use it with n p (1 - p) in the hundreds or more)."""
+    p = np.asarray(p, dtype=float)
+    return normal_quantile(1 - false_alarm / 2) * np.sqrt(p * (1 - p) / n)
