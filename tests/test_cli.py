@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from tcplab.cli import main
 from tcplab.packet import run_dumbbell
 
 TCPLAB = str(Path(sys.executable).parent / "tcplab")
@@ -130,11 +131,23 @@ def test_packet_threshold_dropper_options() -> None:
         (["packet", "--select", "largest"], ["--select", "--queue threshold", "droptail"]),
     ],
 )
-def test_bad_input_is_one_line_naming_the_parameter(args: list[str], words: list[str]) -> None:
-    done = _run(*args)
-    assert done.returncode != 0
-    assert "Traceback" not in done.stderr
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1, done.stderr
+def test_bad_input_is_one_line_naming_the_parameter(
+    args: list[str], words: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """In process (the command is ``main``; a subprocess per case would cost a second of
+    imports each): a non-zero status, one line on stderr, no exception escaping."""
+    status = main(args)
+    err = capsys.readouterr().err
+    assert status != 0
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
     for word in words:
         assert word in lines[0]
+
+
+def test_the_installed_command_reports_bad_input_the_same_way() -> None:
+    done = _run("packet", "--queue", "threshold", "--select", "slowest")
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "--select" in lines[0] and "largest" in lines[0], done.stderr
