@@ -73,9 +73,14 @@ def normal_quantile(q: float) -> float:
 
 
 def binomial_region(n: int, p: float, false_alarm: float) -> tuple[int, int]:
-    """Counts [low, high] that Binomial(n, p) leaves with probability at most ``false_alarm``,
-    at most half of it in each tail."""
-    pmf = [math.comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1)]
+    """Counts [low, high] that Binomial(n, p), 0 < p < 1, leaves with probability at most
+    ``false_alarm``, at most half of it in each tail."""
+    log_pmf = [
+        math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+        + k * math.log(p) + (n - k) * math.log1p(-p)
+        for k in range(n + 1)
+    ]  # fmt: skip
+    pmf = [math.exp(v) for v in log_pmf]
     low, tail = 0, 0.0
     while tail + pmf[low] <= false_alarm / 2:
         tail += pmf[low]

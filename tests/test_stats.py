@@ -1,12 +1,15 @@
 """Student's t quantile used by every confidence interval in the book, against the exact
-quantile (tests/stat_tools.py: the distribution function as a finite sum, then bisection)."""
+quantile (tests/stat_tools.py: the distribution function as a finite sum, then bisection);
+and the reference statistics and TCP-law constants that the other tests take from there."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from tcplab.stats import t975
 
+import tcp_laws
 from stat_tools import binomial_region, t_half_width, t_quantile
 
 
@@ -44,8 +47,8 @@ def test_t975_needs_a_degree_of_freedom() -> None:
 def test_binomial_region_by_hand() -> None:
     """Binomial(10, 1/2): P(X <= 1) = 11/1024 <= 2.5% < P(X <= 2) = 56/1024, and symmetric."""
     assert binomial_region(10, 0.5, 0.05) == (2, 8)
-    assert binomial_region(10, 0.5, 2 * 11 / 1024) == (2, 8)
-    assert binomial_region(10, 0.5, 2 * 11 / 1024 - 1e-12) == (1, 9)
+    assert binomial_region(10, 0.5, 2 * 11 / 1024 + 1e-9) == (2, 8)
+    assert binomial_region(10, 0.5, 2 * 11 / 1024 - 1e-9) == (1, 9)
 
 
 def test_t_half_width_by_hand() -> None:
@@ -53,3 +56,26 @@ def test_t_half_width_by_hand() -> None:
     mean, half = t_half_width([1.0, 2.0, 3.0, 4.0], 0.05)
     assert mean == 2.5
     assert half == pytest.approx(3.182446305 * (5 / 3) ** 0.5 / 2, rel=1e-9)
+
+
+def test_the_bernoulli_constant_of_idealised_tcp() -> None:
+    """tcp_laws' product formula against a direct simulation of idealised TCP: the window
+    grows by one per RTT and halves at the events of a Poisson process of rate p W (each
+    packet lost with probability p); the time-average window times sqrt(p), per replica,
+    has a 99.9% Student-t interval that must hold the formula and exclude Mathis's sqrt(3/2).
+    """
+    rng = np.random.default_rng(5)
+    p, replicas, cycles, warmup = 1e-4, 400, 400, 50
+    w = np.full(replicas, 1 / np.sqrt(p))
+    area, time = np.zeros(replicas), np.zeros(replicas)
+    for k in range(cycles + warmup):
+        # next loss: p * (w tau + tau^2 / 2) = Exp(1), solved for tau
+        tau = -w + np.sqrt(w * w + 2 * rng.exponential(size=replicas) / p)
+        if k >= warmup:
+            area += w * tau + tau * tau / 2
+            time += tau
+        w = (w + tau) / 2
+    mean, half_width = t_half_width(area / time * np.sqrt(p), 1e-3)
+    assert abs(mean - tcp_laws.BERNOULLI_C) <= half_width < 0.01
+    assert tcp_laws.BERNOULLI_C == pytest.approx(1.3098, abs=1e-4)
+    assert tcp_laws.PERIODIC_C < mean - half_width
