@@ -9,7 +9,7 @@ Hypothesis runs under the profile named by ``HYPOTHESIS_PROFILE`` (default ``ci`
   over the profile; the others get Hypothesis's default of 100.
 * ``dev``: randomized, with the local example database, 100 examples unless a test pins its
   own; run it now and then to look beyond the fixed examples:
-  ``HYPOTHESIS_PROFILE=dev .venv/bin/pytest tests/test_fluid.py tests/test_policies.py``.
+  ``HYPOTHESIS_PROFILE=dev make test-fast`` (or any pytest command).
   A failure prints the reproducing ``@reproduce_failure`` blob.
 """
 
