@@ -164,7 +164,6 @@ def test_largest_rate_signals_the_aggressive_flow_in_a_dumbbell():
         counts[select] = np.bincount(dropper.selected, minlength=3)
         halvings = np.array([s.fast_retransmits + s.timeouts for s in net.senders])
         if select == "largest":
-            assert dropper.lapsed == 0  # every selection dropped a packet: a signal
             assert halvings[0] >= 4 / 3 * halvings[1:].max() > 100, halvings
     selected = counts["random"]
     events = selected.sum()
