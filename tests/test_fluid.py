@@ -421,7 +421,7 @@ def test_intervals_cover_the_exact_moments_95_percent_of_the_time() -> None:
     probability 0.05, so the misses are Binomial(300, 0.05); each count must lie in the region
     that this binomial leaves with probability <= 0.05% (0.1% for the test). The replica
     averages are over 500 events: close enough to normal for the t interval. A normal
-    quantile instead of t's would miss about 19% of the time; half the width, about 30%."""
+    quantile instead of t's would miss about 18% of the time; half the width, about 16%."""
     runs, replicas, false_alarm = 300, 3, 5e-4
     misses = {"per_flow": 0, "second_moment": 0}
     exact = {"per_flow": 3 / 7, "second_moment": 5 / 24}
