@@ -1,4 +1,17 @@
-"""Shared fixtures: the built book (one build per test session) and where things are."""
+"""Shared fixtures: the built book (one build per test session) and where things are.
+
+Hypothesis runs under the profile named by ``HYPOTHESIS_PROFILE`` (default ``ci``):
+
+* ``ci``: derandomized (the examples are a fixed function of each test, so ``make test`` is
+  reproducible and a CI failure reproduces locally), no example database, no deadline (the
+  models' run time varies with the drawn parameters and the machine's load). Tests whose
+  examples are whole simulations pin a smaller ``max_examples`` next to the test, which wins
+  over the profile; the others get Hypothesis's default of 100.
+* ``dev``: randomized, with the local example database, 100 examples unless a test pins its
+  own; run it now and then to look beyond the fixed examples:
+  ``HYPOTHESIS_PROFILE=dev make test-fast`` (or any pytest command).
+  A failure prints the reproducing ``@reproduce_failure`` blob.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +22,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -23,6 +37,12 @@ def chromium_executable() -> str:
     if not found or not Path(found).exists():
         pytest.fail("Chromium not found: run `make test` (it installs Debian's chromium as root)")
     return found
+
+settings.register_profile(
+    "ci", derandomize=True, database=None, deadline=None, max_examples=100, print_blob=True
+)
+settings.register_profile("dev", derandomize=False, deadline=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 @pytest.fixture(scope="session")

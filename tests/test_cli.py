@@ -5,6 +5,9 @@ from pathlib import Path
 
 import pytest
 
+from tcplab.cli import main
+from tcplab.packet import run_dumbbell
+
 TCPLAB = str(Path(sys.executable).parent / "tcplab")
 
 
@@ -78,12 +81,23 @@ def test_packet_json_has_the_documented_fields() -> None:
     assert sum(result["per_flow_mbps"]) == pytest.approx(result["goodput_mbps"], rel=1e-6)
 
 
+def _without_wall_clock(summary: dict) -> dict:
+    return {k: v for k, v in summary.items() if k not in ("wall_s", "packets_per_wall_s")}
+
+
 def test_packet_threshold_dropper_options() -> None:
     common = ["--flows", "3", "--queue", "threshold", "--rate-mbps", "5", "--duration", "40"]
     largest = json.loads(_run("packet", *common, "--select", "largest", "--json").stdout)
     first = json.loads(_run("packet", *common, "--select", "first", "--json").stdout)
     assert largest["drops_after_warmup"] > 0 and first["drops_after_warmup"] > 0
-    assert largest != first  # the option reaches the dropper
+    # the option reaches the dropper: the command gives exactly the run of the Python API
+    # with select="largest" (same defaults, seed 0), and that run differs from "first"
+    api = run_dumbbell(
+        3, queue="threshold", rate_mbps=5.0, duration=40.0, trace=False,
+        queue_options={"select": "largest"},
+    ).summary()  # fmt: skip
+    assert _without_wall_clock(largest) == _without_wall_clock(json.loads(json.dumps(api)))
+    assert _without_wall_clock(largest) != _without_wall_clock(first)
     held = _run("packet", *common, "--hold-ms", "1000", "--buffer", "1000", "--json").stdout
     held = json.loads(held)
     # one drop per hold at most (the buffer is out of reach): 30 s after the warm-up, 1 s hold
@@ -117,11 +131,23 @@ def test_packet_threshold_dropper_options() -> None:
         (["packet", "--select", "largest"], ["--select", "--queue threshold", "droptail"]),
     ],
 )
-def test_bad_input_is_one_line_naming_the_parameter(args: list[str], words: list[str]) -> None:
-    done = _run(*args)
-    assert done.returncode != 0
-    assert "Traceback" not in done.stderr
-    lines = done.stderr.strip().splitlines()
-    assert len(lines) == 1, done.stderr
+def test_bad_input_is_one_line_naming_the_parameter(
+    args: list[str], words: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """In process (the command is ``main``; a subprocess per case would cost a second of
+    imports each): a non-zero status, one line on stderr, no exception escaping."""
+    status = main(args)
+    err = capsys.readouterr().err
+    assert status != 0
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
     for word in words:
         assert word in lines[0]
+
+
+def test_the_installed_command_reports_bad_input_the_same_way() -> None:
+    done = _run("packet", "--queue", "threshold", "--select", "slowest")
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "--select" in lines[0] and "largest" in lines[0], done.stderr

@@ -26,6 +26,9 @@ from tcplab import fluid
 from tcplab.fluid import CHUNK_REPLICAS, FluidResult, sample_path, simulate
 from tcplab.policies import POLICY_NAMES, Beatdown, LargestRate, RateIndependent
 from tcplab.theory import parallel_throughput
+from tcplab.theory_parallel import rate_independent_throughputs
+
+from stat_tools import binomial_region, t_quantile, widen
 
 
 def theorem1_bound(result: FluidResult) -> float:
@@ -133,6 +136,28 @@ def test_beatdown_tag_times_match_section_4b(n: int) -> None:
     assert np.sort(path.rates_before[new_tag[-1]])[::-1] == pytest.approx(expected, abs=1e-6)
 
 
+@pytest.mark.parametrize("beta", [0.5, 0.3])
+@pytest.mark.parametrize(("capacity", "eta"), [(1.0, 1.0), (20.0, 3.0), (0.05, 0.2)])
+def test_beatdown_lasts_the_events_its_threshold_allows_at_any_capacity(
+    beta: float, capacity: float, eta: float
+) -> None:
+    """N = 2: signalled at rate x, the tagged connection drops to beta x and then gets half of
+    the freed (1 - beta) x back before the next congestion time, so its rate at successive
+    events is x r^j with r = beta + (1 - beta)/2. A new tag starts at x0 in ((1 - th) c, c]
+    (the other connection was just released below th c) and is signalled while x0 r^j >= th c:
+    with th = r^10.5 that is exactly j = 0..10, eleven events, whatever c and eta are."""
+    r = beta + (1 - beta) / 2
+    threshold = r**10.5
+    assert r**10 * (1 - threshold) > threshold > r**11  # margins on both sides
+    path = sample_path(
+        2, Beatdown(threshold=threshold), beta=beta, capacity=capacity, eta=eta, events=300
+    )
+    picks = path.signalled[1:].argmax(axis=1)
+    ends = np.flatnonzero(np.diff(picks)) + 1
+    runs = np.diff(np.concatenate(([0], ends, [picks.size])))
+    assert runs.size > 20 and set(runs[1:-1].tolist()) == {11}
+
+
 def test_beatdown_second_moment_two_flows() -> None:
     """N = 2, beta = 1/2: each beatdown is a geometric sawtooth (factor r = 3/4 per event),
     giving E[X^2]/c^2 = (1 + (r^3 - beta^3)/(1 - r^3))/6 = 28/111 as the threshold -> 0.
@@ -183,29 +208,36 @@ def test_theorem1_holds_for_other_beta_eta_and_capacity() -> None:
 
 
 def test_skewed_probabilities_shift_throughput_between_flows() -> None:
-    """Example 1: connections picked more often get less, the sum does not move."""
+    """Example 1: connections picked more often get less (the exact rate-independent closed
+    form); each of the 4 means is within its 99.975% interval (0.1% for the test, 31 df)."""
     probs = [1 / 16, 1 / 16, 7 / 16, 7 / 16]
     result = simulate(4, probs=probs, events=20_000, replicas=32)
-    assert result.per_flow[:2].min() > result.per_flow[2:].max() + 10 * result.per_flow_ci.max()
+    exact = rate_independent_throughputs(probs, 0.5)
+    assert exact[:2].min() > 4 * exact[2:].max()
+    assert np.all(np.abs(result.per_flow - exact) < widen(result.per_flow_ci, 31, 1e-3 / 4))
 
 
 @pytest.mark.parametrize(
     ("policy", "expected"), [("rate-independent", 5 / 24), ("rate-proportional", 679 / 3396)]
 )
 def test_theorem2_second_moments(policy: str, expected: float) -> None:
+    """Both connections' E[X^2] within their 99.95% intervals (0.1% for the test, 63 df); the
+    intervals are narrow enough to see a 1% error."""
     result = simulate(2, policy, events=20_000, replicas=64, seed=7)
-    assert np.all(np.abs(result.second_moment - expected) < 4 * result.second_moment_ci)
-    assert np.all(result.second_moment_ci < 2e-3)
+    band = widen(result.second_moment_ci, 63, 1e-3 / 2)
+    assert np.all(np.abs(result.second_moment - expected) < band)
+    assert np.all(band < 0.01 * expected)
 
 
 # ---- heterogeneous additive increase --------------------------------------------------------
 
 
-def test_common_eta_and_capacity_only_rescale_time() -> None:
-    base = simulate(3, "rate-proportional", events=3000, replicas=4, seed=2)
-    scaled = simulate(
-        3, "rate-proportional", eta=4.0, capacity=3.0, events=3000, replicas=4, seed=2
-    )
+@pytest.mark.parametrize("policy", ["rate-proportional", Beatdown(threshold=0.02)])
+def test_common_eta_and_capacity_only_rescale_time(policy: object) -> None:
+    """Rates in units of c with time in units of c/eta: the same path, whatever c and eta
+    (the beatdown threshold is a fraction of c, so it scales too)."""
+    base = simulate(3, policy, events=3000, replicas=4, seed=2)
+    scaled = simulate(3, policy, eta=4.0, capacity=3.0, events=3000, replicas=4, seed=2)
     assert scaled.aggregate == pytest.approx(base.aggregate, rel=1e-12)
     assert scaled.second_moment == pytest.approx(base.second_moment, rel=1e-10)
     assert scaled.simulated_time == pytest.approx(base.simulated_time * 3.0 / 4.0, rel=1e-10)
@@ -217,8 +249,9 @@ def test_heterogeneous_eta_changes_the_aggregate() -> None:
     result = simulate(2, eta=[1.0, 3.0], events=20_000, replicas=64, seed=4)
     expected = two_flow_rate_independent((0.5, 0.5), 0.5, (1.0, 3.0))
     assert expected == pytest.approx(5 / 6, abs=1e-12)
-    assert abs(result.aggregate - expected) < 4 * result.aggregate_ci
-    assert parallel_throughput(2, 0.5) - result.aggregate > 50 * result.aggregate_ci
+    band = widen(result.aggregate_ci, 63, 1e-3)  # 99.9%
+    assert abs(result.aggregate - expected) < band
+    assert parallel_throughput(2, 0.5) - result.aggregate > 100 * band
 
 
 def test_two_flow_closed_form_agrees_with_theorem1_when_identical() -> None:
@@ -328,6 +361,78 @@ def test_result_properties(model: dict, events: int, replicas: int) -> None:
     assert result.aggregate_second_moment >= result.aggregate**2 * (1 - 1e-9)
     assert result.events == events * replicas and result.replicas == replicas
     json.dumps(result.to_dict(), allow_nan=False)
+
+
+# ---- confidence intervals -------------------------------------------------------------------
+
+
+def test_intervals_are_student_t_over_the_replicas_time_averages() -> None:
+    """Rebuild every replica of a small run independently and recompute each interval.
+
+    ``simulate`` documents that replica r starts from rates drawn uniformly on the simplex
+    (normalised exponentials from the chunk's generator, summing to mean(beta) c), runs
+    ``warmup_events`` events and measures the next ``events``. Largest-rate picks no random
+    numbers, so sample_path from the same start replays each replica exactly. Expected:
+    pooled mean = total integral / total time; half-width = t(0.975, R - 1) * sd(ddof=1) /
+    sqrt(R) of the per-replica time averages, with t from stat_tools (not tcplab.stats)."""
+    n, replicas, warmup, events, seed, c, eta = 3, 5, 7, 30, 11, 2.0, [1.0, 2.0, 3.0]
+    t_975 = t_quantile(0.975, replicas - 1)
+    result = simulate(
+        n, "largest-rate", capacity=c, eta=eta, events=events, replicas=replicas,
+        warmup_events=warmup, seed=seed,
+    )  # fmt: skip
+    rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
+    shares = rng.exponential(size=(replicas, n))
+    starts = shares / shares.sum(axis=1, keepdims=True) * 0.5 * c
+    per_replica = []  # (time, integral of x_i, of x_i**2, of A**2) over the measured events
+    for start in starts:
+        path = sample_path(n, "largest-rate", capacity=c, eta=eta, start=start,
+                           events=warmup + events)  # fmt: skip
+        lo, hi = path.rates_after[warmup:-1], path.rates_before[warmup + 1 :]
+        dt = np.diff(path.times[warmup:])[:, None]
+        a, b = lo.sum(axis=1, keepdims=True), hi.sum(axis=1, keepdims=True)
+        per_replica.append((
+            dt.sum(), ((lo + hi) / 2 * dt).sum(axis=0),
+            ((lo * lo + lo * hi + hi * hi) / 3 * dt).sum(axis=0),
+            ((a * a + a * b + b * b) / 3 * dt).sum(),
+        ))  # fmt: skip
+    time = np.array([p[0] for p in per_replica])
+    for name, integral, unit in (
+        ("per_flow", np.array([p[1] for p in per_replica]), c),
+        ("aggregate", np.array([p[1].sum() for p in per_replica]), c),
+        ("second_moment", np.array([p[2] for p in per_replica]), c * c),
+        ("aggregate_second_moment", np.array([p[3] for p in per_replica]), c * c),
+    ):
+        averages = integral / time.reshape((-1,) + (1,) * (integral.ndim - 1)) / unit
+        assert np.all(np.std(averages, axis=0) > 1e-4)  # the replicas do differ
+        mean = integral.sum(axis=0) / time.sum() / unit
+        assert getattr(result, name) == pytest.approx(mean, rel=1e-9)
+        standard_error = np.std(averages, axis=0, ddof=1) / np.sqrt(replicas)
+        # the quantile the interval used: t975's table is rounded to three decimals
+        quantile = getattr(result, f"{name}_ci") / standard_error
+        assert quantile == pytest.approx(np.full_like(mean, t_975), rel=1e-9, abs=5e-4)
+
+
+def test_intervals_cover_the_exact_moments_95_percent_of_the_time() -> None:
+    """Coverage over K = 300 independent runs of 3 replicas (t with 2 degrees of freedom).
+
+    Rate-independent, N = 2, beta = 1/2: each connection's mean is 3/7 (Theorem 1 and
+    symmetry) and its E[X^2] is 5/24 (Theorem 2). A correct 95% interval misses with
+    probability 0.05, so the misses are Binomial(300, 0.05); each count must lie in the region
+    that this binomial leaves with probability <= 0.05% (0.1% for the test). The replica
+    averages are over 500 events: close enough to normal for the t interval. A normal
+    quantile instead of t's would miss about 18% of the time; half the width, about 16%."""
+    runs, replicas, false_alarm = 300, 3, 5e-4
+    misses = {"per_flow": 0, "second_moment": 0}
+    exact = {"per_flow": 3 / 7, "second_moment": 5 / 24}
+    for seed in range(runs):
+        result = simulate(2, events=500, replicas=replicas, seed=seed)
+        for name in misses:
+            estimate, half_width = getattr(result, name)[0], getattr(result, f"{name}_ci")[0]
+            misses[name] += abs(estimate - exact[name]) > half_width
+    low, high = binomial_region(runs, 0.05, false_alarm)
+    for name, count in misses.items():
+        assert low <= count <= high, (name, count)
 
 
 # ---- seeds ------------------------------------------------------------------------------------

@@ -6,8 +6,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tcplab.packet import RED, DropTail, ThresholdDropper, make_queue, run_dumbbell
+from tcplab.packet import (
+    RED,
+    DropTail,
+    Dumbbell,
+    TcpConfig,
+    ThresholdDropper,
+    make_queue,
+    run_dumbbell,
+)
 from tcplab.packet.queues import RandomLoss
+
+from stat_tools import binomial_region, normal_quantile, proportion_bound
 
 BUSY = -1.0  # idle_since value meaning "the link is transmitting"
 
@@ -98,8 +108,10 @@ def test_rate_independent_dropper_picks_uniformly_among_flows():
     for k in range(8000):
         q.admit(5, float(k), BUSY, flow=-1)
     counts = np.bincount(q.selected, minlength=4)
-    # binomial(8000, 1/4): sd 39; 5 sd is 194
-    assert np.all(np.abs(counts - 2000) < 194), counts
+    # each count is Binomial(8000, 1/4) (sd 39): its band at 0.1% / 4 false alarms is 148,
+    # so a selection probability 7.5% off (150 selections) would fail
+    band = proportion_bound(8000, 1 / 4, 1e-3 / 4) * 8000
+    assert band < 150 and np.all(np.abs(counts - 2000) <= band), counts
 
 
 def test_rate_independent_dropper_only_picks_flows_that_cross_the_link():
@@ -118,7 +130,8 @@ def test_largest_rate_ties_are_broken_at_random():
     for k in range(2000):
         q.admit(5, float(k), BUSY, flow=-1)
     counts = np.bincount(q.selected, minlength=3)
-    assert counts[2] == 0 and 800 < counts[0] < 1200, counts
+    low, high = binomial_region(2000, 1 / 2, 1e-3)  # a fair coin, 0.1% false alarms
+    assert counts[2] == 0 and low <= counts[0] <= high, counts
 
 
 def test_dropper_without_rates_says_what_it_needs():
@@ -130,22 +143,33 @@ def test_dropper_without_rates_says_what_it_needs():
 
 
 def test_largest_rate_signals_the_aggressive_flow_in_a_dumbbell():
-    """Flow 0 adds 4 packets per RTT, the others 1: largest-rate signals it most, a
-    rate-independent dropper signals every flow about equally often. (Seeds 0-5 all give
-    a largest-rate ratio above 2.3 and a rate-independent max/min below 1.3 here; with a
-    hold shorter than the RTT plus queueing delay, time-outs can starve a flow.)"""
-    signals = {}
+    """Flow 0 adds 4 packets per RTT, flows 1 and 2 one; equal RTTs, 200 s.
+
+    Rate-independent: the dropper draws the flow uniformly, so its selections are
+    Multinomial(K, 1/3) whatever the flows do: each count within its binomial band (0.1%
+    false alarms for the three). Largest-rate: over a long run each flow's additive increase
+    is undone by its halvings, n_i * E[w_i at a signal] / 2 = a_i * (RTTs elapsed), so
+    n_0 / n_i = 4 E[w_i | signal] / E[w_0 | signal]; a largest-rate signal hits the largest
+    window, which is between S / 3 and S (S the windows' sum, about pipe + threshold at every
+    event), so n_0 / n_i >= 4/3 (up to the few halvings of the start-up and time-outs)."""
+    counts = {}
     for select in ("largest", "random"):
-        run = run_dumbbell(
-            3, queue="threshold", buffer=200, rate_mbps=5.0, delay_ms=30.0, duration=200.0,
-            warmup=20.0, a=[4.0, 1.0, 1.0], packet_bytes=1000, trace=False, seed=0,
-            queue_options={"threshold": 3, "hold": 0.15, "select": select},
-        )  # fmt: skip
-        table = run.flows()
-        signals[select] = (table["fast_retransmits"] + table["timeouts"]).to_numpy()
-    largest, uniform = signals["largest"], signals["random"]
-    assert largest[0] > 1.5 * max(largest[1:]), largest
-    assert uniform.max() < 1.5 * uniform.min(), uniform
+        dropper = ThresholdDropper(
+            200, threshold=3, hold=0.15, select=select, rng=np.random.default_rng(0)
+        )
+        configs = [TcpConfig(a=a, packet_bytes=1000) for a in (4.0, 1.0, 1.0)]
+        net = Dumbbell(configs, dropper, 5e6, 0.03, 100e6, [0.0] * 3, trace=False)
+        net.start([0.0, 0.3, 0.6])
+        net.env.run(until=200.0)
+        counts[select] = np.bincount(dropper.selected, minlength=3)
+        halvings = np.array([s.fast_retransmits + s.timeouts for s in net.senders])
+        if select == "largest":
+            assert halvings[0] >= 4 / 3 * halvings[1:].max() > 100, halvings
+    selected = counts["random"]
+    events = selected.sum()
+    band = proportion_bound(events, 1 / 3, 1e-3 / 3) * events
+    assert np.all(np.abs(selected - events / 3) <= band), (selected, band)
+    assert band < 0.15 * events / 3  # (the unit test above, with 8000 draws, resolves 7.5%)
 
 
 def test_make_queue_by_name():
@@ -159,12 +183,14 @@ def test_random_loss_drops_a_fraction_p_independently_of_the_queue():
     q = RandomLoss(inner, 0.1, np.random.default_rng(3))
     assert q.buffer == 5
     admitted = np.array([q.admit(0, 0.0, BUSY) for _ in range(50_000)])
-    assert 1 - admitted.mean() == pytest.approx(0.1, abs=0.005)  # 5 sigma is 0.0067
+    # three checks, each at 0.1% / 3 false alarms (normal bands; thousands of events each)
+    assert abs(1 - admitted.mean() - 0.1) <= proportion_bound(50_000, 0.1, 1e-3 / 3)
     assert q.random_drops == int((~admitted).sum())
-    # the gaps between drops are geometric: no memory of the previous drop
+    # the gaps between drops are geometric: mean 1/p = 10, sd sqrt(1 - p)/p, P(gap = 1) = p
     gaps = np.diff(np.flatnonzero(~admitted))
-    assert gaps.mean() == pytest.approx(10.0, rel=0.05)
-    assert np.mean(gaps == 1) == pytest.approx(0.1, abs=0.02)
+    z = normal_quantile(1 - 1e-3 / 6)
+    assert abs(gaps.mean() - 10.0) <= z * np.sqrt(0.9) / 0.1 / np.sqrt(gaps.size)
+    assert abs(np.mean(gaps == 1) - 0.1) <= proportion_bound(gaps.size, 0.1, 1e-3 / 3)
     assert not any(q.admit(5, 0.0, BUSY) for _ in range(100))  # a full buffer still drops
     assert all(RandomLoss(DropTail(3), 0.0).admit(n, 0.0, BUSY) for n in range(3))
 

@@ -7,8 +7,11 @@ is lost; the network itself is loss-free (a 1000-packet DropTail buffer).
 from __future__ import annotations
 
 import pytest
+import simpy
 
 from tcplab.packet import DropTail, Dumbbell, TcpConfig
+from tcplab.packet.sched import call_at
+from tcplab.packet.tcp import Receiver, TcpSender
 
 RATE = 10e6  # b/s
 DELAY = 0.05  # one-way bottleneck delay (s): RTT 0.1 s, 83 packets of 1500 B in flight
@@ -166,3 +169,66 @@ def test_delayed_ack_timer_fires_for_a_lone_packet():
     serialisation = 1500 * 8 / RATE + 1500 * 8 / 1e9  # bottleneck and access link
     assert sender.srtt == pytest.approx(2 * DELAY + serialisation + 0.05, rel=1e-9)
     assert net.reverse[0].arrivals == net.receivers[0].received
+
+
+# ---- the send rate the largest-rate dropper reads --------------------------------------------
+
+PIPE_RTT = 0.1  # s: pure delays, no serialisation, so every RTT sample is exact
+
+
+def pipe(drop_seq: int, **config) -> tuple[simpy.Environment, TcpSender, dict[str, float]]:
+    """One sender and one receiver joined by pure delay lines: packets take ``delay["forward"]``
+    (PIPE_RTT / 2 until a test changes it), ACKs PIPE_RTT / 2; the first send of ``drop_seq``
+    is lost. Nothing else happens, so srtt and the window can be followed by hand."""
+    env = simpy.Environment()
+    delay = {"forward": PIPE_RTT / 2}
+    sends: dict[int, int] = {}
+
+    def ack_path(ack: tuple[int, int, int]) -> None:
+        call_at(env, env.now + PIPE_RTT / 2, sender.on_ack, ack)
+
+    receiver = Receiver(env, 0, ack_path)
+
+    def forward(packet: tuple[int, int, int]) -> None:
+        sends[packet[1]] = sends.get(packet[1], 0) + 1
+        if packet[1] != drop_seq or sends[packet[1]] > 1:
+            call_at(env, env.now + delay["forward"], receiver.on_packet, packet)
+
+    sender = TcpSender(env, 0, TcpConfig(**config), forward)
+    sender.start()
+    return env, sender, delay
+
+
+def test_send_rate_is_the_uninflated_window_over_the_smoothed_rtt():
+    """TcpSender.rate (packets/s), read by the largest-rate dropper, is cwnd / srtt, and during
+    fast recovery ssthresh / srtt: the window inflated by duplicate ACKs (ssthresh + 3 + one
+    per further dupACK, RFC 5681) is not a send rate. srtt follows RFC 6298 (alpha = 1/8)."""
+    env, sender, delay = pipe(drop_seq=40, initial_ssthresh=8)
+    assert sender.rate == 0.0  # no RTT sample yet
+    env.run(until=PIPE_RTT * 0.99)
+    assert sender.rate == 0.0
+    while sender.fast_retransmits == 0:  # slow start, then congestion avoidance
+        cwnd = sender.cwnd
+        env.step()
+        if sender.srtt is not None and sender.fast_retransmits == 0:
+            assert sender.srtt == pytest.approx(PIPE_RTT, rel=1e-12)  # every sample is one RTT
+            assert sender.rate == pytest.approx(sender.cwnd / PIPE_RTT, rel=1e-12)
+    # three dupACKs for 40: ssthresh = max(cwnd / 2, 2), cwnd inflated to ssthresh + 3
+    assert sender.ssthresh == pytest.approx(max(cwnd / 2, 2.0), rel=1e-12)
+    assert sender.cwnd == pytest.approx(sender.ssthresh + 3.0, rel=1e-12)
+    inflated = 0
+    while sender.in_recovery:
+        assert sender.rate == pytest.approx(sender.ssthresh / PIPE_RTT, rel=1e-12)
+        inflated = max(inflated, sender.cwnd - sender.ssthresh)
+        env.step()
+    assert inflated > 3.0  # further dupACKs did inflate the window
+    assert sender.cwnd == sender.ssthresh  # deflated on the ACK that ended the recovery
+    assert sender.rate == pytest.approx(sender.cwnd / PIPE_RTT, rel=1e-12)
+    # now packets take 0.1 s longer: the first longer sample moves srtt by 1/8 of the change
+    delay["forward"] += 0.1
+    while sender.srtt < PIPE_RTT * (1 + 1e-9):
+        env.step()
+    srtt = PIPE_RTT + 0.1 / 8
+    assert sender.srtt == pytest.approx(srtt, rel=1e-12)
+    assert not sender.in_recovery and sender.cwnd > sender.ssthresh  # congestion avoidance
+    assert sender.rate == pytest.approx(sender.cwnd / srtt, rel=1e-12)

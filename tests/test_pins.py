@@ -1,7 +1,11 @@
-"""requirements.txt is the one source of truth; environment.yml must repeat it exactly."""
+"""requirements.txt is the one source of truth; environment.yml must repeat it exactly; the
+property tests run derandomized unless a developer asks for the randomized profile."""
 
+import os
 import re
 from pathlib import Path
+
+from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parents[1]
 PIN = re.compile(r"^\s*-?\s*([A-Za-z0-9_.\-\[\]]+)==(\S+)\s*$")
@@ -39,3 +43,11 @@ def test_environment_yml_repeats_requirements_exactly() -> None:
 
 def test_pin_parser_sees_a_disagreement() -> None:
     assert _pins("- numpy==1.0\n") != _pins("numpy==2.0\n")
+
+
+def test_hypothesis_runs_derandomized_unless_a_profile_is_chosen() -> None:
+    """tests/conftest.py loads the ``ci`` profile unless HYPOTHESIS_PROFILE names another."""
+    assert settings.get_profile("ci").derandomize and settings.get_profile("ci").database is None
+    assert not settings.get_profile("dev").derandomize
+    if "HYPOTHESIS_PROFILE" not in os.environ:
+        assert settings.default.derandomize and settings.default.database is None
