@@ -280,9 +280,9 @@ class TcpSender:
                 if ack > self.recover or not self._newreno:
                     self.in_recovery = False
                     self.cwnd = self.ssthresh
-                else:  # NewReno partial ACK: retransmit the next hole, deflate
+                else:  # NewReno partial ACK: deflate (capped as below), retransmit the hole
+                    self.cwnd = min(max(self.cwnd - newly + 1.0, 1.0), float(self._maxw))
                     self._transmit(ack)
-                    self.cwnd = max(self.cwnd - newly + 1.0, 1.0)
             elif self.cwnd < self.ssthresh:
                 self.cwnd += 1.0
             else:
