@@ -422,22 +422,27 @@ def rto_rfc6298(samples, g: float, min_rto: float, max_rto: float) -> list[float
     return out
 
 
-def test_first_sample_and_the_closed_form_with_a_constant_rtt():
+@pytest.mark.parametrize(("g", "min_rto"), [(0.01, 0.2), (0.5, 0.1), (0.001, 0.05)])
+def test_first_sample_and_the_closed_form_with_a_constant_rtt(g, min_rto):
     """With one packet in flight every RTT sample is R exactly: SRTT stays R, RTTVAR is
-    (3/4)^(n-1) R/2 after n samples, so the RTO falls from ceil(3R) towards R + G and then
-    sits on the floor min_rto (0.2 s > R + G)."""
-    ev = run_trace("newreno", (), packets=14, window=1).events
+    (3/4)^(n-1) R/2 after n samples, so the RTO falls from ceil(3R) towards R + G (G = 0.5:
+    it is R + G from the first sample, rounded up) or sits on the floor min_rto."""
+    ev = run_trace("newreno", (), packets=14, window=1, granularity=g, min_rto=min_rto).events
     sampled = ev[ev["rtt_sample"].notna()]
     assert len(sampled) == 14 and np.allclose(sampled["rtt_sample"], R, rtol=0, atol=1e-12)
-    g = 0.01
-    expected = [max(ceil_to(R + max(g, 4 * 0.75 ** (n - 1) * R / 2), g), 0.2) for n in range(1, 15)]
+    expected = [
+        max(ceil_to(R + max(g, 4 * 0.75 ** (n - 1) * R / 2), g), min_rto) for n in range(1, 15)
+    ]
     assert sampled["rto"].to_numpy() == pytest.approx(expected, abs=1e-12)
-    assert expected[0] == pytest.approx(0.31) and expected[-1] == 0.2  # 3R rounded up; floor
     assert ev["rto"].iloc[0] == 1.0  # before any sample: the initial RTO (2.1)
+    if g == 0.01:
+        assert expected[0] == pytest.approx(0.31) and expected[-1] == min_rto  # 3R; floor
+    if g == 0.5:
+        assert set(expected) == {1.0}  # G > 4 RTTVAR: R + G rounded up
 
 
 @pytest.mark.parametrize(
-    ("g", "min_rto", "max_rto"), [(0.01, 0.2, 64.0), (0.5, 1.0, 64.0), (0.001, 0.1, 0.3)]
+    ("g", "min_rto", "max_rto"), [(0.01, 0.2, 64.0), (0.5, 0.1, 64.0), (0.001, 0.1, 0.3)]
 )
 def test_rto_follows_rfc6298_over_varying_samples(g, min_rto, max_rto):
     """A 1 Mb/s path queues a growing window (samples from 0.112 s to about 0.4 s); the RTO

@@ -88,6 +88,14 @@ def test_completion_time_of_tiny_transfers_on_an_idle_path():
     assert run_trace(packets=3).completion_s == pytest.approx(2 * RTT + transmission, abs=1e-12)
 
 
+def test_a_trace_stops_at_its_time_limit():
+    trace = run_trace(packets=1000, until=0.5)
+    assert trace.completion_s is None and trace.events["time"].max() <= 0.5
+    assert trace.to_dict()["completion_s"] is None
+    with pytest.raises(ValueError, match=r"until=0 is outside the allowed range \(0, inf\)"):
+        run_trace(until=0)
+
+
 def test_a_finished_sender_reports_once_and_sends_nothing_more():
     env = simpy.Environment()
     config = TcpConfig(packets=10)

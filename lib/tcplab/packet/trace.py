@@ -81,12 +81,14 @@ def run_trace(
     initial_ssthresh: float = math.inf,
     initial_rto: float = 1.0,
     packet_bytes: int = 1500,
+    until: float = 3600.0,
 ) -> Trace:
     """Send ``packets`` packets with sender ``tcp`` (at most ``window`` in flight) and drop the
     transmissions ``drops`` lists; return the :class:`Trace`. ``a``/``b`` make it AIMD(a, b)
     (any variant honours them; ``tcp="aimd"`` is NewReno with them). Times are seconds except
     ``rtt_ms``; the timer values (``granularity``, ``min_rto``, ``max_rto``, ``initial_rto``)
-    are seconds."""
+    are seconds. The trace ends when the last packet is acknowledged, or at simulated time
+    ``until`` if that comes first (``completion_s`` is then None)."""
     check_choice("tcp", tcp, VARIANTS)
     packets = check_int("packets", packets, 1)
     window = check_int("window", window, 1)
@@ -98,6 +100,7 @@ def run_trace(
     check_range("min_rto", min_rto, 0.0, low_open=True)
     check_range("max_rto", max_rto, min_rto)
     seqs = [check_int("drop", seq, 0, packets - 1) for seq in drops]
+    until = check_range("until", until, 0.0, low_open=True)
     config = TcpConfig(
         variant=tcp,
         a=a,
@@ -119,8 +122,10 @@ def run_trace(
     receiver = Receiver(env, FLOW, back.send)
     path.dst, back.dst = receiver.on_packet, sender.on_ack
     LossScript([(FLOW, seq) for seq in seqs]).attach(sender)
+    done = env.event()
+    sender.on_complete = lambda _sender: done.succeed()
     sender.start()
-    env.run()  # to the end: a finished sender stops, and the last packets drain
+    env.run(until=env.any_of([done, env.timeout(until)]))
     params = {
         "tcp": tcp,
         "drops": seqs,
