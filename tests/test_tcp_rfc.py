@@ -404,6 +404,25 @@ def test_a_timeout_during_recovery_cuts_the_uninflated_window():
     assert len(of(ev, "fast_retransmit")) == 1 and of(ev, "partial_ack").empty
 
 
+def test_a_repeated_timeout_sets_ssthresh_to_two():
+    """The whole window 14..28 is lost, so no dupACK comes: the timer fires one RTO after the
+    last new ACK (RFC 6298 5.3) with the W = 15 packets outstanding: ssthresh = max(W/2, 2)
+    (RFC 5681 eq. 4; FlightSize = cwnd here). The retransmission of 14 is lost too: the
+    second time-out, one doubled RTO later, finds cwnd = 1 and (documented) sets ssthresh to
+    its floor of 2, where RFC 5681 holds it at W/2. Then slow start resends 15..28, once."""
+    ev = run_trace("newreno", [14, 14, *WINDOW[1:]], packets=60, window=RWND).events
+    check_window_rules(ev, "newreno", rwnd=RWND)
+    timeouts = of(ev, "timeout")
+    last_ack = of(ev[ev["time"] < timeouts["time"].iloc[0]], "ack").iloc[-1]
+    assert last_ack["seq"] == FIRST
+    assert list(timeouts["time"]) == pytest.approx(
+        [last_ack["time"] + last_ack["rto"], last_ack["time"] + 3 * last_ack["rto"]], abs=1e-9
+    )
+    assert list(timeouts["ssthresh"]) == [SSTHRESH, 2.0]
+    assert list(of(ev, "retransmit")["seq"]) == [FIRST, *WINDOW]
+    assert of(ev, "fast_retransmit").empty
+
+
 # -- RFC 6298: the retransmission timer -------------------------------------------------------
 def rto_rfc6298(samples, g: float, min_rto: float, max_rto: float) -> list[float]:
     """RFC 6298 (2.2)-(2.4) for a sequence of RTT samples: the first sets SRTT = R and
