@@ -112,7 +112,7 @@ def check_sends_within_window(ev: pd.DataFrame, tcp: str, rwnd: int):
         elif row.event == "fast_retransmit":
             recovering = tcp != "tahoe"
         elif row.event == "timeout":
-            recovering = False
+            recovering, dups = False, 0
         elif row.event in ("send", "retransmit"):
             assert row.seq < una + min(math.floor(row.cwnd), rwnd), row
             assert recovering or dups not in (1, 2), f"limited transmit at {row}"
@@ -220,6 +220,37 @@ def test_newreno_recovers_k_losses_with_k_minus_one_partial_acks(k):
     assert np.all(answers - retx >= R - 1e-9) and np.all(answers - retx < R + W * TAU)
 
 
+def go_back_n(window: list[int], drops: list[int], ssthresh: float) -> list[int]:
+    """Jacobson's (1988) restart, on sequence numbers alone, as Tahoe does after a fast
+    retransmit and every variant after a time-out: cwnd = 1, slow start (then +1/cwnd from
+    ``ssthresh``) from the first unacknowledged packet, each new cumulative ACK letting the
+    sender go on from there; packets are delivered, and ACKed, in the order they are sent.
+    ``window`` is what was outstanding, ``drops`` what of it the receiver lacks. Returns the
+    packets of ``window`` sent again, in order."""
+    held = set(window) - set(drops)  # what the receiver has when the retransmissions start
+    una = nxt = expected = window[0]
+    cwnd, resent, flight = 1.0, [], deque()
+
+    def fill() -> None:
+        nonlocal nxt
+        while nxt < una + math.floor(cwnd):
+            if nxt <= window[-1]:
+                resent.append(nxt)
+            flight.append(nxt)
+            nxt += 1
+
+    fill()
+    while una <= window[-1]:
+        held.add(flight.popleft())
+        while expected in held:
+            expected += 1
+        if expected > una:  # a new ACK
+            una, nxt = expected, max(nxt, expected)
+            cwnd += 1.0 if cwnd < ssthresh else 1.0 / cwnd
+            fill()
+    return resent
+
+
 def test_reno_with_one_loss_is_newreno():
     assert fall_floyd("reno", 1).equals(fall_floyd("newreno", 1))
 
@@ -232,16 +263,19 @@ def test_reno_with_two_losses_halves_twice_without_a_timeout():
     exit allows (6 in flight, window 7.5: packet 34). Six dupACKs: a second fast retransmit,
     which halves the window again; the retransmission of 28 then ACKs everything."""
     ev = fall_floyd("reno", 2)
+    hole = CASES[2][1]
     new_first = math.floor(SSTHRESH + 3 + (W - 2 - 3)) - W
-    assert new_first == 5
+    at_exit = math.floor(SSTHRESH) - (WINDOW[-1] + 1 + new_first - hole)
+    assert (new_first, at_exit) == (5, 1) and new_first + at_exit >= 3
+    sent = WINDOW[-1] + 1 + new_first + at_exit  # everything below was sent: 0..34
     exits = of(ev, "recovery_exit")
-    assert list(exits["seq"]) == [28, 35]  # then 29..34 and the second retransmission
+    assert list(exits["seq"]) == [hole, sent]
     fr = of(ev, "fast_retransmit")
-    assert list(fr["seq"]) == [14, 28]
-    # documented: the second cut halves cwnd = 7.5; RFC 5681's FlightSize (35 - 28 = 7)
+    assert list(fr["seq"]) == [FIRST, hole]
+    # documented: the second cut halves cwnd = 7.5; RFC 5681 halves FlightSize = 7, which
     # would give 3.5, half a packet less
     assert fr["ssthresh"].iloc[1] == max(SSTHRESH / 2, 2.0) == 3.75
-    assert abs(fr["ssthresh"].iloc[1] - (35 - 28) / 2) < 0.5
+    assert abs(fr["ssthresh"].iloc[1] - (sent - hole) / 2) < 0.5
     assert list(exits["cwnd"]) == [SSTHRESH, 3.75]
     trace = run_trace("reno", CASES[2], packets=100, window=RWND)
     assert (trace.fast_retransmits, trace.timeouts, trace.retransmits) == (2, 0, 2)
@@ -274,43 +308,16 @@ def test_reno_with_three_or_four_losses_waits_for_the_timer(k):
     flight = WINDOW[-1] + 1 + new_first - drops[2]
     assert timeout["ssthresh"].iloc[0] == 2.0 and timeout["cwnd"].iloc[0] == 1.0
     assert max(flight / 2, 2.0) in (2.5, 3.0)  # what RFC 5681 would give
-    # after the time-out, go-back-N from the hole: the ACK of its retransmission skips what
-    # arrived; with k = 4 the second packet of the restarted window (29) arrived already
+    # after the time-out, go-back-N from the hole over what was outstanding (ssthresh 2);
+    # with k = 4 it resends 29, which arrived long ago
     after = of(ev[ev["time"] >= timeout["time"].iloc[0]], "retransmit")
-    expected_after = [drops[2]] if k == 3 else [26, 28, 29]
+    outstanding = list(range(drops[2], WINDOW[-1] + 1 + new_first))
+    expected_after = go_back_n(outstanding, [d for d in drops if d >= drops[2]], 2.0)
+    assert expected_after == ([28] if k == 3 else [26, 28, 29])
     assert list(after["seq"]) == expected_after
     trace = run_trace("reno", drops, packets=100, window=RWND)
     assert trace.fast_retransmits == 2 and trace.timeouts == 1
     assert trace.retransmits == 2 + len(expected_after)
-
-
-def tahoe_go_back_n(window: list[int], drops: list[int], ssthresh: float) -> list[int]:
-    """Jacobson (1988) after a fast retransmit, on sequence numbers alone: cwnd = 1, slow
-    start from the first unacknowledged packet, each new cumulative ACK adding a packet and
-    letting the sender go on from there (packets are delivered, and ACKed, in the order they
-    are sent). Returns the packets of ``window`` sent again, in order."""
-    held = set(window) - set(drops)  # what the receiver has when the retransmissions start
-    una = nxt = expected = window[0]
-    cwnd, resent, flight = 1.0, [], deque()
-
-    def fill() -> None:
-        nonlocal nxt
-        while nxt < una + math.floor(cwnd):
-            if nxt <= window[-1]:
-                resent.append(nxt)
-            flight.append(nxt)
-            nxt += 1
-
-    fill()
-    while una <= window[-1]:
-        held.add(flight.popleft())
-        while expected in held:
-            expected += 1
-        if expected > una:  # a new ACK
-            una, nxt = expected, max(nxt, expected)
-            cwnd += 1.0 if cwnd < ssthresh else 1.0 / cwnd
-            fill()
-    return resent
 
 
 @pytest.mark.parametrize("k", sorted(CASES))
@@ -320,7 +327,7 @@ def test_tahoe_restarts_from_one_packet_and_goes_back_n(k):
     fr = of(ev, "fast_retransmit")
     assert len(fr) == 1 and fr["cwnd"].iloc[0] == 1.0 and fr["ssthresh"].iloc[0] == SSTHRESH
     assert of(ev, "partial_ack", "recovery_exit").empty  # no fast recovery
-    expected = tahoe_go_back_n(WINDOW, drops, SSTHRESH)
+    expected = go_back_n(WINDOW, drops, SSTHRESH)
     assert list(of(ev, "retransmit")["seq"]) == expected
     unnecessary = [p for p in expected if p not in drops]
     assert (len(unnecessary) > 0) == (k >= 3)  # Fall and Floyd: Tahoe resends received data
@@ -346,7 +353,7 @@ def test_newreno_finishes_first_and_reno_last_with_three_or_more_losses(k):
         ("reno", [14, 14, 15, 16, 17, 25], "timeout"),
     ],
 )
-def test_duplicate_acks_below_recover_do_not_fast_retransmit(tcp, drops, response):
+def test_the_recover_check_on_duplicate_acks_after_a_loss_response(tcp, drops, response):
     """RFC 6582 3.2 step 2: at the third dupACK, fast retransmit only if the ACK covers more
     than ``recover``, the highest packet sent when the last loss response began (ns-2's bug
     fix does the same for Tahoe). Tahoe: after its fast retransmit the go-back-N refills 14,
