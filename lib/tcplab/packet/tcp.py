@@ -9,9 +9,9 @@ A sender is greedy (always backlogged) unless ``TcpConfig.packets`` makes it a f
 
 The model follows RFC 5681 (slow start, congestion avoidance, fast retransmit, Reno fast
 recovery), RFC 6582 (NewReno), RFC 6298 (the timer) and, for Tahoe, Jacobson (1988) with
-4.3BSD-Tahoe's fast retransmit; ``tests/test_tcp_rfc.py`` checks traces against each rule.
-Where it departs from them, on purpose (these are the ns-2 and 4.4BSD choices the papers'
-simulations made, and each is tested as written here):
+4.3BSD-Tahoe's fast retransmit; ``tests/test_tcp_rfc.py`` and ``tests/test_tcp_rto.py``
+check traces against each rule. Where it departs from them, on purpose (these are the ns-2
+and 4.4BSD choices the papers' simulations made, and each is tested as written here):
 
 * the loss response halves ``cwnd``, not RFC 5681's FlightSize: ``ssthresh = max((1 - b) w, 2)``
   with ``w`` the window before any fast-recovery inflation (ns-2, 4.4BSD, and the AIMD(a, b)
