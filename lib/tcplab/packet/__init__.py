@@ -4,16 +4,21 @@ One scheduled event per packet hop (no per-packet processes): links compute depa
 closed form, queues decide admission on arrival, senders implement Tahoe/Reno/NewReno and
 weighted AIMD(a, b). :class:`Network` wires any topology of named links and connections with
 one or more paths (subflows); :func:`run_dumbbell` runs the standard N-flow dumbbell on it.
+:func:`run_trace` runs one flow with a :class:`LossScript` of chosen drops and logs every
+sender event (a :class:`RecordingSender`), for looking at TCP under a microscope.
 """
 
 from __future__ import annotations
 
 from .dumbbell import Dumbbell, DumbbellResult, jain_index, run_dumbbell
+from .events import EVENTS, EventLog, RecordingSender
 from .link import Link
 from .network import Connection, Network, NetworkResult, Subflow
 from .queues import QUEUES, RED, SELECTIONS, DropTail, RandomLoss, ThresholdDropper, make_queue
 from .sched import Call, call_at
+from .script import LossScript
 from .tcp import VARIANTS, Receiver, TcpConfig, TcpSender
+from .trace import Trace, run_trace
 
 __all__ = [
     "Call",
@@ -21,21 +26,27 @@ __all__ = [
     "Dumbbell",
     "DumbbellResult",
     "DropTail",
+    "EVENTS",
+    "EventLog",
     "Link",
+    "LossScript",
     "Network",
     "NetworkResult",
     "QUEUES",
     "RED",
     "RandomLoss",
     "Receiver",
+    "RecordingSender",
     "SELECTIONS",
     "Subflow",
     "TcpConfig",
     "TcpSender",
     "ThresholdDropper",
+    "Trace",
     "VARIANTS",
     "call_at",
     "jain_index",
     "make_queue",
     "run_dumbbell",
+    "run_trace",
 ]

@@ -23,6 +23,8 @@ from ..checks import check_choice, check_int, check_range
 __all__ = [
     "DropTail",
     "RED",
+    "red_base_probability",
+    "red_drop_probability",
     "ThresholdDropper",
     "RandomLoss",
     "QUEUES",
@@ -63,7 +65,8 @@ class RED:
     ``min_th``/``max_th`` default to 0.6 and 0.8 of the buffer (the ns-2 set-up of Altman et
     al.); ``w_q`` is the averaging weight, ``max_p`` the drop probability at ``max_th``.
     ``wait=True`` spaces drops more evenly (ns-2 ``wait_``: no drop until ``count * p_b >= 1``),
-    ``gentle=True`` ramps the probability from ``max_p`` to 1 between ``max_th`` and twice it.
+    ``gentle=True`` ramps the probability from ``max_p`` to 1 between ``max_th`` and twice it;
+    :func:`red_base_probability` and :func:`red_drop_probability` are the two formulas.
     ``mean_pkt_time`` (seconds) ages the average across idle periods.
     """
 
@@ -119,25 +122,49 @@ class RED:
         if avg < min_th:
             self.count = 0
             return False
-        if avg < max_th:
-            p_b = self.max_p * (avg - min_th) / (max_th - min_th)
-        elif self.gentle and avg < 2.0 * max_th:
-            p_b = self.max_p + (1.0 - self.max_p) * (avg - max_th) / max_th
-        else:
+        if avg >= (2.0 * max_th if self.gentle else max_th):  # where red_base_probability is 1
             self.forced_drops += 1
             self.count = 0
             return True
         self.count += 1
-        scaled = self.count * p_b
-        if self.wait:
-            p_a = 0.0 if scaled < 1.0 else (p_b / (2.0 - scaled) if scaled < 2.0 else 1.0)
-        else:
-            p_a = p_b / (1.0 - scaled) if scaled < 1.0 else 1.0
-        if self._uniform() < p_a:
+        p_b = red_base_probability(avg, min_th, max_th, self.max_p, self.gentle)
+        if self._uniform() < red_drop_probability(p_b, self.count, self.wait):
             self.early_drops += 1
             self.count = 0
             return True
         return False
+
+
+def red_base_probability(
+    avg: float, min_th: float, max_th: float, max_p: float, gentle: bool = False
+) -> float:
+    """RED's p_b at average queue ``avg`` (Floyd and Jacobson 1993): 0 below ``min_th``, then
+    rising linearly to ``max_p`` at ``max_th``; from ``max_th`` on every arrival is dropped
+    (1, a "forced" drop), except that with ``gentle`` (Floyd's gentle_ variant) p_b goes on
+    rising linearly from ``max_p`` to 1 at ``2 max_th``."""
+    if avg < min_th:
+        return 0.0
+    if avg < max_th:
+        return max_p * (avg - min_th) / (max_th - min_th)
+    if gentle and avg < 2.0 * max_th:
+        return max_p + (1.0 - max_p) * (avg - max_th) / max_th
+    return 1.0
+
+
+def red_drop_probability(p_b: float, count: int, wait: bool = False) -> float:
+    """RED's p_a: the probability of dropping an arrival that is the ``count``-th since the
+    last drop (itself included, as ns-2 and the paper's pseudo-code count), given p_b.
+
+    Without ``wait`` it is ``p_b / (1 - count p_b)`` (1 once ``count p_b >= 1``), which makes
+    the number of arrivals between drops uniform, on {1, ..., 1/p_b - 1} with this count (the
+    paper's Section 7 counts the arrivals *before* this one and gets {1, ..., 1/p_b}). With
+    ``wait`` (ns-2's ``wait_``) nothing is dropped until ``count p_b`` reaches 1, then
+    ``p_b / (2 - count p_b)``: the gap is uniform on {1/p_b, ..., 2/p_b - 1}.
+    """
+    scaled = count * p_b
+    if wait:
+        return 0.0 if scaled < 1.0 else (p_b / (2.0 - scaled) if scaled < 2.0 else 1.0)
+    return p_b / (1.0 - scaled) if scaled < 1.0 else 1.0
 
 
 @dataclass(eq=False)

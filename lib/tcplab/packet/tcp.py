@@ -5,11 +5,36 @@ controller: ``a`` packets added per RTT in congestion avoidance, the window cut 
 of itself on a loss; standard TCP is ``a=1, b=0.5``. Losses are found by three duplicate ACKs
 (fast retransmit, then Reno/NewReno fast recovery, or a Tahoe restart) or by the retransmission
 timer, whose value is rounded up to the timer granularity and doubles on each expiry (Karn).
+A sender is greedy (always backlogged) unless ``TcpConfig.packets`` makes it a finite transfer.
+
+The model follows RFC 5681 (slow start, congestion avoidance, fast retransmit, Reno fast
+recovery), RFC 6582 (NewReno), RFC 6298 (the timer) and, for Tahoe, Jacobson (1988) with
+4.3BSD-Tahoe's fast retransmit; ``tests/test_tcp_rfc.py`` and ``tests/test_tcp_rto.py``
+check traces against each rule. Where it departs from them, on purpose (these are the ns-2
+and 4.4BSD choices the papers' simulations made, and each is tested as written here):
+
+* the loss response halves ``cwnd``, not RFC 5681's FlightSize: ``ssthresh = max((1 - b) w, 2)``
+  with ``w`` the window before any fast-recovery inflation (ns-2, 4.4BSD, and the AIMD(a, b)
+  model). The two agree when ``cwnd`` is a whole number of packets, all in flight;
+* a time-out that repeats before any ACK sets ``ssthresh`` to its floor of 2 (the window is
+  then 1), where RFC 5681 holds it at its value after the first time-out;
+* the RTO is ``srtt + max(G, 4 rttvar)`` rounded *up* to a multiple of the granularity ``G``,
+  then clamped to ``[min_rto, max_rto]`` (``min_rto`` defaults to Linux's 0.2 s, not RFC
+  6298's 1 s); the timer restarts on every ACK of new data, partial ACKs included (RFC 6298
+  rule 5.3: RFC 6582's "Slow-but-Steady" variant, where its step 3 restarts it only at the
+  first partial ACK), and at a fast retransmit (4.4BSD, ns-2);
+* one packet is timed at a time and the timing is abandoned at every loss response, which
+  is Karn's rule and a little stricter; a backed-off RTO stays until the next RTT sample;
+* Reno is RFC 5681 fast recovery without RFC 6582's ``recover`` check, so a second fast
+  retransmit can follow (Fall and Floyd's Reno); Tahoe and NewReno apply the check;
+* a partial ACK never deflates ``cwnd`` below one packet. The initial window is 1 (RFC 5681
+  allows up to 3 packets of 1500 B); there is no limited transmit (RFC 3042) and no SACK.
 """
 
 from __future__ import annotations
 
 import math
+import sys
 from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -31,7 +56,11 @@ class TcpConfig:
 
     The RTO is ``srtt + max(granularity, 4 rttvar)`` rounded up to a multiple of
     ``granularity`` and clamped to ``[min_rto, max_rto]``; before the first RTT sample it is
-    ``initial_rto``. Morris (1997) used a 0.5 s granularity.
+    ``initial_rto``. Morris (1997) used a 0.5 s granularity. ``max_window`` is the receiver's
+    window: at most that many packets in flight. ``packets`` makes a finite transfer: the
+    sender sends that many new packets in all (a transfer of ``n`` bytes is
+    ``ceil(n / packet_bytes)`` packets) and stops when all are acknowledged; ``None`` (the
+    default) is a greedy sender.
     """
 
     variant: str = "newreno"
@@ -45,6 +74,7 @@ class TcpConfig:
     min_rto: float = 0.2
     max_rto: float = 64.0
     initial_rto: float = 1.0
+    packets: int | None = None
 
     def __post_init__(self) -> None:
         check_choice("tcp", self.variant, VARIANTS)
@@ -59,11 +89,15 @@ class TcpConfig:
         check_range("min_rto", self.min_rto, 0.0, low_open=True)
         check_range("max_rto", self.max_rto, self.min_rto)
         check_range("initial_rto", self.initial_rto, 0.0, low_open=True)
+        if self.packets is not None:
+            check_int("packets", self.packets, 1)
 
 
 class TcpSender:
-    """A greedy (always backlogged) sender. ``output(packet)`` injects a packet now; ACKs come
-    back through :meth:`on_ack` as events carrying ``(flow, next_expected_seq, nbytes)``.
+    """A sender, greedy unless ``config.packets`` is set. ``output(packet)`` injects a packet
+    now; ACKs come back through :meth:`on_ack` as events carrying ``(flow, next_expected_seq,
+    nbytes)``. A finite transfer records ``completed_at`` (the time its last packet is
+    acknowledged), then stops and calls ``on_complete(sender)`` if that is set.
 
     With ``trace=True`` every change of ``cwnd`` is recorded with its time (event sampled).
     """
@@ -100,6 +134,9 @@ class TcpSender:
         self._deadline: float | None = None
         self._timer_at = math.inf
         self.stopped = False
+        self._end = sys.maxsize if config.packets is None else config.packets
+        self.completed_at: float | None = None
+        self.on_complete: Callable[[TcpSender], object] | None = None
         self.sent = self.retransmits = self.timeouts = self.fast_retransmits = 0
         self.trace = trace
         self.trace_time = array("d")
@@ -114,8 +151,9 @@ class TcpSender:
     @property
     def rate(self) -> float:
         """The current send rate in packets per second: the window (not inflated by fast
-        recovery) over the smoothed RTT; 0 before the first RTT sample."""
-        if self.srtt is None:
+        recovery) over the smoothed RTT; 0 before the first RTT sample and after a finite
+        transfer ends."""
+        if self.srtt is None or self.completed_at is not None:
             return 0.0
         window = min(self.cwnd, self.ssthresh) if self.in_recovery else self.cwnd
         return window / self.srtt
@@ -134,6 +172,8 @@ class TcpSender:
             return
         cwnd = self.cwnd
         limit = self.snd_una + (int(cwnd) if cwnd < self._maxw else self._maxw)
+        if limit > self._end:  # a finite transfer has nothing new beyond its last packet
+            limit = self._end
         while self.snd_nxt < limit:
             self._transmit(self.snd_nxt)
             self.snd_nxt += 1
@@ -217,6 +257,12 @@ class TcpSender:
         self._note_cwnd()
         self._send_window()
 
+    def _finish(self) -> None:
+        self.completed_at = self.env._now
+        self.stopped = True
+        if self.on_complete is not None:
+            self.on_complete(self)
+
     # -- ACK processing ---------------------------------------------------------------------
     def on_ack(self, event: Call) -> None:
         ack = event._value[1]
@@ -234,9 +280,9 @@ class TcpSender:
                 if ack > self.recover or not self._newreno:
                     self.in_recovery = False
                     self.cwnd = self.ssthresh
-                else:  # NewReno partial ACK: retransmit the next hole, deflate
+                else:  # NewReno partial ACK: deflate (capped as below), retransmit the hole
+                    self.cwnd = min(max(self.cwnd - newly + 1.0, 1.0), float(self._maxw))
                     self._transmit(ack)
-                    self.cwnd = max(self.cwnd - newly + 1.0, 1.0)
             elif self.cwnd < self.ssthresh:
                 self.cwnd += 1.0
             else:
@@ -245,8 +291,10 @@ class TcpSender:
                 self.cwnd = float(self._maxw)
             self.dupacks = 0
             self._note_cwnd()
-            if ack >= self.maxseq:
+            if ack >= self.maxseq:  # nothing outstanding: the timer stops (RFC 6298, 5.2)
                 self._deadline = None
+                if ack >= self._end:
+                    self._finish()
             else:
                 self._arm()
             self._send_window()
