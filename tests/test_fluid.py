@@ -25,15 +25,7 @@ from hypothesis import strategies as st
 from tcplab import fluid
 from tcplab.fluid import CHUNK_REPLICAS, FluidResult, sample_path, simulate
 from tcplab.policies import POLICY_NAMES, Beatdown, LargestRate, RateIndependent
-from tcplab.theory import parallel_throughput
-
-
-def theorem1_bound(result: FluidResult) -> float:
-    """Largest possible |aggregate - Theorem 1| for this run (see the module docstring)."""
-    beta, eta, n = result.beta[0], result.eta[0], result.n_flows
-    rho = (1 + beta) / (1 - beta)
-    c = result.capacity
-    return result.replicas * (1 + rho) * c / (2 * eta * (1 + n * rho) * result.simulated_time)
+from tcplab.theory.altman import parallel_throughput, theorem1_bound
 
 
 def two_flow_rate_independent(probs: tuple[float, float], beta: float, eta: tuple) -> float:

@@ -15,12 +15,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tcplab import cache, charts, experiments, fluid, theory
-from tcplab import theory_parallel as tp
+from tcplab import cache, charts, experiments, fluid
 from tcplab.charts import insensitivity as ichart
 from tcplab.claims import Claim
 from tcplab.experiments import insensitivity as ins
 from tcplab.experiments import insensitivity_claims as ic
+from tcplab.theory import altman
+from tcplab.theory import parallel as tp
 
 CLAIM_TABLES = (
     "insensitivity-throughput",
@@ -136,7 +137,7 @@ def test_multtcp_formulas(n: int) -> None:
     assert tp.multtcp_ratio(n, 0.5) == pytest.approx(1 + (n - 1) / (12 * n**2), rel=1e-14)
     b = tp.matching_decrease(n, 0.5)
     assert 0 < b < 1 and b == pytest.approx(1 - 2 / (1 + 3 * n))
-    assert (1 + b) / 2 == pytest.approx(theory.parallel_throughput(n, 0.5), rel=1e-14)
+    assert (1 + b) / 2 == pytest.approx(altman.parallel_throughput(n, 0.5), rel=1e-14)
 
 
 @pytest.mark.parametrize("beta", [0.1, 0.5, 0.7, 0.95])
@@ -161,10 +162,10 @@ def test_rate_independent_closed_form_special_cases() -> None:
     assert tp.rate_independent_throughputs([1.0], 0.3) == pytest.approx([0.65])
     for n in (2, 3, 5):
         each = tp.rate_independent_throughputs([1 / n] * n, 0.5)
-        assert each == pytest.approx([theory.parallel_throughput(n, 0.5) / n] * n, abs=1e-12)
+        assert each == pytest.approx([altman.parallel_throughput(n, 0.5) / n] * n, abs=1e-12)
     # identical connections: any probabilities give Theorem 1 in total
     skewed = tp.rate_independent_throughputs([0.1, 0.2, 0.3, 0.4], 0.7, 2.0, capacity=3.0)
-    assert skewed.sum() == pytest.approx(3.0 * theory.parallel_throughput(4, 0.7), rel=1e-12)
+    assert skewed.sum() == pytest.approx(3.0 * altman.parallel_throughput(4, 0.7), rel=1e-12)
     # unequal eta: the 5/6 of tests/test_fluid.py, not Theorem 1's 6/7
     assert tp.rate_independent_throughputs([0.5, 0.5], 0.5, [1.0, 3.0]).sum() == pytest.approx(
         5 / 6, abs=1e-12
@@ -181,7 +182,7 @@ def test_example1_classes_are_straight_lines_in_sigma(sigma: float) -> None:
 @pytest.mark.parametrize(("n", "beta"), [(2, 0.8), (6, 0.3)])
 def test_two_classes_interpolate_between_theorem1_values(n: int, beta: float) -> None:
     """Observed, not proved: class 1 = (1 - s) xbar(N/2) + s (xbar(N) - xbar(N/2))."""
-    half, whole = theory.parallel_throughput(n // 2, beta), theory.parallel_throughput(n, beta)
+    half, whole = altman.parallel_throughput(n // 2, beta), altman.parallel_throughput(n, beta)
     for sigma in (0.1, 0.37, 0.8):
         exact = tp.rate_independent_throughputs(tp.two_class_probs(sigma, n), beta)
         expected = (1 - sigma) * half + sigma * (whole - half)
@@ -191,7 +192,7 @@ def test_two_classes_interpolate_between_theorem1_values(n: int, beta: float) ->
 def test_one_policy_range() -> None:
     assert tp.one_policy_range(2, 0.5, [1.0, 3.0]) == pytest.approx((0.8, 12 / 13))
     low, high = tp.one_policy_range(5, 0.6, 2.0)
-    assert low == pytest.approx(high) == pytest.approx(theory.parallel_throughput(5, 0.6))
+    assert low == pytest.approx(high) == pytest.approx(altman.parallel_throughput(5, 0.6))
 
 
 @pytest.mark.parametrize(

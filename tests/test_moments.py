@@ -14,9 +14,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tcplab import cache, claims, experiments, fluid, theory, theory_moments
+from tcplab import cache, claims, experiments, fluid
 from tcplab.charts import moments as charts
 from tcplab.experiments import moments
+from tcplab.theory import altman
+from tcplab.theory import moments as theory_moments
 
 NAMES = (
     "moments-table",
@@ -67,7 +69,7 @@ def test_theorem2_closed_forms() -> None:
 @pytest.mark.parametrize("beta", [0.3, 0.5, 0.8])
 def test_beatdown_and_largest_rate_means_are_theorem1(n: int, beta: float) -> None:
     """Theorem 3: the beatdown cycle's mean is Theorem 1; so is largest-rate's fixed point."""
-    want = theory.parallel_throughput(n, beta)
+    want = altman.parallel_throughput(n, beta)
     assert n * theory_moments.beatdown_mean(n, beta) == pytest.approx(want, rel=1e-12)
     x1 = theory_moments.largest_rate_fixed_point(n, beta)[0]
     assert n * x1 * (1 + beta) / 2 == pytest.approx(want, rel=1e-12)
@@ -83,7 +85,7 @@ def test_printed_beatdown_summary_does_not_sum_to_one() -> None:
 
 def test_rate_independent_moments_match_throughput_and_simulation() -> None:
     mean, second = theory_moments.rate_independent_moments(3, beta=0.5)
-    assert mean.sum() == pytest.approx(theory.parallel_throughput(3), rel=1e-10)
+    assert mean.sum() == pytest.approx(altman.parallel_throughput(3), rel=1e-10)
     result = fluid.simulate(2, "rate-independent", beta=[0.5, 0.8], events=2000, replicas=1024)
     _, exact = theory_moments.rate_independent_moments(2, beta=[0.5, 0.8])
     assert np.all(np.abs(result.second_moment - exact) < 4 * result.second_moment_ci)

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import pytest
 
-from tcplab import theory
 from tcplab.packet import jain_index, run_dumbbell
+from tcplab.theory import loss
 
 
 def sawtooth_utilisation(pipe: float, buffer: float) -> float:
@@ -100,8 +100,8 @@ def test_one_flow_under_random_loss_follows_the_square_root_law():
     s = result.summary()
     assert s["drop_rate"] == pytest.approx(p, rel=0.1)
     pps = result.delivered[0] / (600 - 50)
-    assert pps == pytest.approx(theory.mathis_rate(p, rtt), rel=0.15)
-    assert pps == pytest.approx(theory.padhye_rate(p, rtt, 0.2), rel=0.15)
+    assert pps == pytest.approx(loss.mathis_rate(p, rtt), rel=0.15)
+    assert pps == pytest.approx(loss.padhye_rate(p, rtt, 0.2), rel=0.15)
     # below p = 0.01 the rate falls as 1/sqrt(p): a quarter of the loss, about twice the rate
     less = run_dumbbell(
         1, buffer=1000, rate_mbps=rate, access_mbps=rate, delay_ms=50, packet_bytes=size,

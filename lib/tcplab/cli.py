@@ -16,8 +16,9 @@ from collections.abc import Sequence
 import numpy as np
 from tqdm import tqdm
 
-from . import __version__, experiments, fluid, policies, theory
+from . import __version__, experiments, fluid, policies
 from .checks import check_choice, check_int, check_range
+from .theory import altman
 
 __all__ = ["main"]
 
@@ -49,8 +50,8 @@ def _sawtooth(args: argparse.Namespace) -> int:
         "eta": eta,
         "capacity": capacity,
         "utilisation": result.aggregate,
-        "formula": theory.sawtooth_utilisation(beta),
-        "period": theory.sawtooth_period(beta, eta, capacity),
+        "formula": altman.sawtooth_utilisation(beta),
+        "period": altman.sawtooth_period(beta, eta, capacity),
         "events": result.events,
         "wall_s": time.perf_counter() - started,
     }
@@ -92,7 +93,7 @@ def _fluid(args: argparse.Namespace) -> int:
     wall = time.perf_counter() - started
     summary = {
         **result.to_dict(),
-        "theorem_1": theory.parallel_throughput(flows, float(np.mean(result.beta))),
+        "theorem_1": altman.parallel_throughput(flows, float(np.mean(result.beta))),
         "wall_s": wall,
     }
     if args.json:

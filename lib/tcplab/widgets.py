@@ -13,8 +13,9 @@ from typing import Any
 import ipywidgets as w
 from IPython.display import SVG, display
 
-from . import charts, fluid, policies, theory
+from . import charts, fluid, policies
 from .charts.sawtooth import sawtooth_path_chart
+from .theory import altman
 
 __all__ = ["LivePanel", "sawtooth_panel"]
 
@@ -70,7 +71,7 @@ def sawtooth_panel(beta: float = 0.5, eta: float = 1.0, events: int = 8) -> Live
         result = fluid.simulate(1, policies.AllFlows(), beta=b, eta=e, events=1000, replicas=1)
         title = (
             f"β = {b:.2f}, η = {e:.3g}: mean {result.aggregate:.2%} of c "
-            f"(formula {theory.sawtooth_utilisation(b):.2%})"
+            f"(formula {altman.sawtooth_utilisation(b):.2%})"
         )
         chart = sawtooth_path_chart(path.to_frame()[["time", "rate"]], title=title)
         display(SVG(charts.to_svg(chart.properties(width=520, height=220))))

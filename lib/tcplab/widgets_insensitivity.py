@@ -12,8 +12,10 @@ import numpy as np
 import pandas as pd
 from IPython.display import SVG, display
 
-from . import charts, fluid, policies, theory, theory_parallel
+from . import charts, fluid, policies
 from .charts.insensitivity import example1_chart
+from .theory import altman
+from .theory import parallel as theory_parallel
 from .widgets import LivePanel, _panel
 
 __all__ = ["example1_frame", "example1_panel"]
@@ -82,7 +84,7 @@ def example1_panel(sigma: float = 0.125, n_flows: int = 4, beta: float = 0.5) ->
         at = frame[frame["simulated"].notna()].set_index("group")["simulated"]
         title = (
             f"N = {n}, β = {b:.2f}, σ = {s:.3f}: aggregate {at['aggregate']:.4f} "
-            f"(Theorem 1: {theory.parallel_throughput(n, b):.4f})"
+            f"(Theorem 1: {altman.parallel_throughput(n, b):.4f})"
         )
         chart = example1_chart(frame, sigma=s, title=title)
         display(SVG(charts.to_svg(chart)))

@@ -17,11 +17,12 @@ import numpy as np
 import pandas as pd
 from IPython.display import SVG, display
 
-from . import charts, theory
+from . import charts
 from .charts.packets import windows_chart
 from .checks import check_choice, check_range
 from .experiments import packets
 from .packet import QUEUES, SELECTIONS
+from .theory import altman
 from .widgets import LivePanel, _panel
 
 __all__ = ["dumbbell_live", "packets_panel"]
@@ -55,7 +56,7 @@ def dumbbell_live(
     summary = run.summary()
     numbers = {
         "utilisation": summary["utilisation"],
-        "theorem1": float(theory.parallel_throughput(flows, 0.5)),
+        "theorem1": float(altman.parallel_throughput(flows, 0.5)),
         "mean_signalled": float(np.mean(per_event)) if len(per_event) else float("nan"),
         "events": len(per_event),
         "timeouts": summary["timeouts"],

@@ -19,7 +19,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .. import fluid, policies, stats, theory, theory_parallel
+from .. import fluid, policies, stats
+from ..theory import altman
+from ..theory import parallel as theory_parallel
 from . import Experiment, register
 
 __all__ = [
@@ -75,14 +77,6 @@ class ThroughputParams:
         )
 
 
-def _theorem1_bound(result: fluid.FluidResult) -> float:
-    """Worst case of |simulated mean - Theorem 1| along these runs (chapter, sample-path
-    identity with |Phi_end - Phi_start| <= c**2)."""
-    beta, eta, n, c = result.beta[0], result.eta[0], result.n_flows, result.capacity
-    rho = (1 + beta) / (1 - beta)
-    return result.replicas * (1 + rho) * c / (2 * eta * (1 + n * rho) * result.simulated_time)
-
-
 def throughput(params: ThroughputParams, seed: int = 0) -> pd.DataFrame:
     """Mean aggregate / c for each (beta, N) under ``params.policy`` (ONE) and under ALL.
 
@@ -102,8 +96,8 @@ def throughput(params: ThroughputParams, seed: int = 0) -> pd.DataFrame:
                     "n": n,
                     "policy": "one",
                     "simulated": one.aggregate,
-                    "formula": theory.parallel_throughput(n, beta),
-                    "bound": _theorem1_bound(one),
+                    "formula": altman.parallel_throughput(n, beta),
+                    "bound": altman.theorem1_bound(one),
                     "events": one.events,
                 }
             )
@@ -319,7 +313,7 @@ def multtcp(params: MultTCPParams, seed: int = 0) -> pd.DataFrame:
                 "multtcp_simulated": mult,
                 "multtcp_formula": theory_parallel.multtcp_throughput(n, params.beta),
                 "one_simulated": one,
-                "one_formula": theory.parallel_throughput(n, params.beta),
+                "one_formula": altman.parallel_throughput(n, params.beta),
                 "ratio_simulated": mult / one,
                 "ratio_formula": theory_parallel.multtcp_ratio(n, params.beta),
                 "matching_beta": matching,
@@ -368,7 +362,7 @@ def rtt(params: RTTParams, seed: int = 0) -> pd.DataFrame:
                     "policy": policy,
                     "simulated": result.aggregate,
                     "ci": result.aggregate_ci,
-                    "formula": theory.parallel_throughput(params.n_flows, params.beta),
+                    "formula": altman.parallel_throughput(params.n_flows, params.beta),
                 }
             )
     return pd.DataFrame(rows)
@@ -412,7 +406,7 @@ def heterogeneous(params: HeterogeneousParams, seed: int = 0) -> pd.DataFrame:
         n = len(beta)
         low, high = theory_parallel.one_policy_range(n, beta, eta)
         common = len(set(beta)) == 1
-        eq5 = theory.parallel_throughput(n, beta[0]) if common else np.nan
+        eq5 = altman.parallel_throughput(n, beta[0]) if common else np.nan
         for policy in params.policies:
             result = fluid.simulate(
                 n,
@@ -444,7 +438,7 @@ def heterogeneous(params: HeterogeneousParams, seed: int = 0) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-_MODULES = (fluid, policies, stats, theory, theory_parallel, sys.modules[__name__])
+_MODULES = (fluid, policies, stats, altman, theory_parallel, sys.modules[__name__])
 
 for _name, _compute, _params, _description in (
     (

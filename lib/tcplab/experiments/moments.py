@@ -19,7 +19,9 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from .. import claims, fluid, policies, stats, theory, theory_moments
+from .. import claims, fluid, policies, stats
+from ..theory import altman
+from ..theory import moments as theory_moments
 from . import Experiment, register
 
 __all__ = [
@@ -41,7 +43,6 @@ __all__ = [
     "paper_claims",
     "KNOWN_DISAGREEMENTS",
     "THEOREM2_TOLERANCE",
-    "theorem1_bound",
 ]
 
 #: the paper's order in Theorem 2
@@ -323,23 +324,10 @@ def beatdown_tags(params: BeatdownParams, seed: int = 0) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def theorem1_bound(result: fluid.FluidResult) -> float:
-    """Largest possible |mean aggregate / c - Theorem 1| of a run of identical connections.
-
-    For any policy signalling one connection per event the fluid model obeys a sample-path
-    identity (d/dt sum x_i^2 = 2 eta A, and the drop at each event): the time average of A over
-    a window of length T differs from Theorem 1 only by a boundary term, at most
-    ``(1 + rho) c / (2 eta (1 + N rho) T)`` with rho = (1 + beta)/(1 - beta); pooled over
-    replicas, ``replicas`` times that over the total simulated time.
-    """
-    beta, eta, n = result.beta[0], result.eta[0], result.n_flows
-    rho = (1 + beta) / (1 - beta)
-    return result.replicas * (1 + rho) / (2 * eta * (1 + n * rho) * result.simulated_time)
-
-
 def theorem3(params: BeatdownParams, seed: int = 0) -> pd.DataFrame:
     """Mean aggregate under beatdown (new tag: largest or random) vs Theorem 1, per N,
-    with the deterministic bound on their difference (:func:`theorem1_bound`)."""
+    with the deterministic bound on their difference
+    (:func:`tcplab.theory.altman.theorem1_bound`)."""
     rows = []
     for n in params.ns:
         for pick in ("largest", "random"):
@@ -356,8 +344,8 @@ def theorem3(params: BeatdownParams, seed: int = 0) -> pd.DataFrame:
                     "pick": pick,
                     "aggregate": result.aggregate,
                     "aggregate_ci": result.aggregate_ci,
-                    "theorem1": float(theory.parallel_throughput(n)),
-                    "bound": theorem1_bound(result),
+                    "theorem1": float(altman.parallel_throughput(n)),
+                    "bound": altman.theorem1_bound(result),
                     "second_moment": float(np.mean(result.second_moment)),
                 }
             )
@@ -463,7 +451,7 @@ def paper_claims(
     return out
 
 
-_MODULES = (fluid, policies, stats, theory, theory_moments, sys.modules[__name__])
+_MODULES = (fluid, policies, stats, altman, theory_moments, sys.modules[__name__])
 
 for _name, _compute, _params, _description in (
     ("moments-table", second_moments, TableParams, "E[X_i^2]/c^2 per policy for N = 2, 3, 4"),

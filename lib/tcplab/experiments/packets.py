@@ -22,10 +22,12 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from .. import claims, theory
+from .. import claims
 from ..packet import dumbbell, link, network, queues, sched, tcp
 from ..packet import run_dumbbell as _run_dumbbell
 from ..stats import t975
+from ..theory import altman
+from ..theory.loss import mathis_rate, padhye_rate
 from . import Experiment, packets_claims, packets_signals, register
 from .packets_claims import (
     LOSS_TOLERANCE,
@@ -250,7 +252,7 @@ def _grid(
             tags = {"queue": queue, "buffer": buffer, **extra}
             specs.append(_spec(params, n, queue, buffer, extra, tags, trace=False))
     table = pd.DataFrame([out["row"] for out in _run_all(specs, params, seed, desc)])
-    table["theorem1"] = theory.parallel_throughput(table["flows"].to_numpy(), 0.5)
+    table["theorem1"] = altman.parallel_throughput(table["flows"].to_numpy(), 0.5)
     return table
 
 
@@ -271,7 +273,7 @@ def validation(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
         ),
     ]  # fmt: skip
     table = pd.DataFrame([out["row"] for out in _run_all(specs, params, seed, "validation")])
-    table["theorem1"] = theory.parallel_throughput(table["flows"].to_numpy(), 0.5)
+    table["theorem1"] = altman.parallel_throughput(table["flows"].to_numpy(), 0.5)
     return table
 
 
@@ -305,8 +307,8 @@ def loss(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
     p = table["p"].to_numpy()
     table["rtt_s"] = rtt
     table["rate_pps"] = table["utilisation"] * rate * 1e6 / pkt_bits
-    table["mathis_pps"] = theory.mathis_rate(p, rtt)
-    table["padhye_pps"] = theory.padhye_rate(p, rtt, LOSS_RTO_S, max_window=params.max_window)
+    table["mathis_pps"] = mathis_rate(p, rtt)
+    table["padhye_pps"] = padhye_rate(p, rtt, LOSS_RTO_S, max_window=params.max_window)
     table["vs_mathis"] = table["rate_pps"] / table["mathis_pps"]
     table["vs_padhye"] = table["rate_pps"] / table["padhye_pps"]
     columns = ["p", "rtt_s", "rate_pps", "mathis_pps", "padhye_pps", "vs_mathis", "vs_padhye"]
@@ -359,7 +361,7 @@ def hold(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
         for h in params.hold_sweep_rtts
     ]
     table = pd.DataFrame([out["row"] for out in _run_all(specs, params, seed, "hold")])
-    table["theorem1"] = theory.parallel_throughput(table["flows"].to_numpy(), 0.5)
+    table["theorem1"] = altman.parallel_throughput(table["flows"].to_numpy(), 0.5)
     columns = ["flows", "select", "hold_rtts", "utilisation", "theorem1", "timeouts"]
     return table[[*columns, "drop_rate", "packets"]]
 
@@ -385,7 +387,7 @@ def replicas(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
         for r in range(params.replicas)
     ]
     table = pd.DataFrame([out["row"] for out in _run_all(specs, params, seed, "replicas")])
-    table["theorem1"] = theory.parallel_throughput(table["flows"].to_numpy(), 0.5)
+    table["theorem1"] = altman.parallel_throughput(table["flows"].to_numpy(), 0.5)
     columns = ["flows", "select", "replica", "utilisation", "theorem1", "timeouts"]
     return table[[*columns, "drop_rate", "packets"]]
 
@@ -582,7 +584,7 @@ def signalled(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
 
 
 _MODULES = (
-    theory,
+    altman,
     claims,
     dumbbell,
     link,

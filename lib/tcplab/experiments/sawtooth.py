@@ -14,7 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .. import claims, fluid, policies, stats, theory
+from .. import claims, fluid, policies, stats
+from ..theory import altman
 from . import Experiment, register
 
 __all__ = ["SawtoothParams", "PAPER_TCP_UTILISATION", "paths", "utilisation", "paper_claims"]
@@ -54,7 +55,7 @@ def paths(params: SawtoothParams, seed: int = 0) -> pd.DataFrame:
     frames = []
     for beta in params.betas:
         for eta in params.etas:
-            period = theory.sawtooth_period(beta, eta, params.capacity)
+            period = altman.sawtooth_period(beta, eta, params.capacity)
             path = fluid.sample_path(
                 1,
                 policies.AllFlows(),
@@ -91,7 +92,7 @@ def utilisation(params: SawtoothParams, seed: int = 0) -> pd.DataFrame:
                     "beta": beta,
                     "eta": eta,
                     "simulated": result.aggregate,
-                    "formula": theory.sawtooth_utilisation(beta),
+                    "formula": altman.sawtooth_utilisation(beta),
                     "events": result.events,
                 }
             )
@@ -122,7 +123,7 @@ register(
         name="sawtooth-paths",
         compute=paths,
         params=SawtoothParams,
-        modules=(fluid, policies, stats, theory, sys.modules[__name__]),
+        modules=(fluid, policies, stats, altman, sys.modules[__name__]),
         description="Exact AIMD sawtooth paths of one connection on a (beta, eta) grid",
     )
 )
@@ -131,7 +132,7 @@ register(
         name="sawtooth-utilisation",
         compute=utilisation,
         params=SawtoothParams,
-        modules=(fluid, policies, stats, theory, sys.modules[__name__]),
+        modules=(fluid, policies, stats, altman, sys.modules[__name__]),
         description="Mean utilisation of one AIMD connection vs (1 + beta)/2",
     )
 )

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .checks import check_int, check_range
+from ..checks import check_int, check_range
 
 __all__ = [
     "PAPER_THEOREM2",

@@ -2,7 +2,7 @@
 
 Rates are in units of the link capacity c unless a ``capacity`` is given. ``rho`` below is
 ``(1 + beta)/(1 - beta)``, so Theorem 1 reads ``1 - 1/(1 + N rho)``
-(:func:`tcplab.theory.parallel_throughput`). Everything here is derived in the chapter
+(:func:`tcplab.theory.altman.parallel_throughput`). Everything here is derived in the chapter
 *Parallel TCP throughput and its insensitivity to the loss policy* and checked against the
 exact fluid model in ``tests/test_insensitivity.py``:
 
@@ -34,8 +34,8 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .checks import check_int, check_range
-from .theory import parallel_throughput
+from ..checks import check_int, check_range
+from .altman import parallel_throughput
 
 __all__ = [
     "PROBS_TOLERANCE",
