@@ -80,15 +80,15 @@ CLI_CASES: dict[str, list[str]] = {
 
 def experiment_table(name: str) -> pd.DataFrame:
     """Experiment ``name`` at quick scale and seed ``SEED``, computed now (never cached)."""
-    from tcplab import experiments
+    from tcplab import registry
 
-    return experiments.run(name, scale="quick", seed=SEED)
+    return registry.run(name, scale="quick", seed=SEED)
 
 
 def experiment_names() -> list[str]:
-    from tcplab import experiments
+    from tcplab import registry
 
-    return sorted(experiments.REGISTRY)
+    return sorted(registry.REGISTRY)
 
 
 def cli_output(argv: list[str]) -> Any:

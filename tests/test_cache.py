@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from tcplab import cache
-from tcplab.theory import altman as theory
+from tcplab.theory import altman as theory  # any tcplab module will do
 
 MODULES = (theory,)
 

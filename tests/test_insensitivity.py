@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tcplab import cache, charts, experiments, fluid
+from tcplab import cache, charts, fluid, registry
 from tcplab.charts import insensitivity as ichart
 from tcplab.claims import Claim
 from tcplab.experiments import insensitivity as ins
@@ -35,7 +35,7 @@ NAMES = (*CLAIM_TABLES, "insensitivity-paths")
 
 @pytest.fixture(scope="module")
 def quick() -> dict[str, pd.DataFrame]:
-    return {name: experiments.run(name, scale="quick", seed=0) for name in NAMES}
+    return {name: registry.run(name, scale="quick", seed=0) for name in NAMES}
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tcplab import cache, claims, experiments, fluid
+from tcplab import cache, claims, fluid, registry
 from tcplab.charts import moments as charts
 from tcplab.experiments import moments
 from tcplab.theory import altman
@@ -38,7 +38,7 @@ def _results(scale: str) -> dict[str, pd.DataFrame]:
             assert found is not None, f"data/{name}.csv is missing"
             out[name] = found[0]
         return out
-    return {name: experiments.run(name, scale="quick") for name in NAMES}
+    return {name: registry.run(name, scale="quick") for name in NAMES}
 
 
 @pytest.fixture(scope="module", params=["quick", "full"])
@@ -208,6 +208,7 @@ def test_charts_build_and_stay_small(results: dict[str, pd.DataFrame]) -> None:
 
 def test_registered_with_their_modules() -> None:
     for name in NAMES:
-        experiment = experiments.REGISTRY[name]
-        assert moments in experiment.modules and theory_moments in experiment.modules
+        experiment = registry.REGISTRY[name]
+        modules = experiment.modules()
+        assert moments.__name__ in modules and theory_moments.__name__ in modules
         assert math.isfinite(len(experiment.description))

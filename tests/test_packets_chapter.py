@@ -8,7 +8,7 @@ import dataclasses
 import pandas as pd
 import pytest
 
-from tcplab import cache, experiments
+from tcplab import cache, registry
 from tcplab.charts import packets as charts
 from tcplab.charts import to_svg
 from tcplab.experiments import packets
@@ -18,10 +18,10 @@ NAMES = ("validation", "droptail", "red", "events", "threshold", "loss", "signal
 
 @pytest.fixture(scope="module")
 def quick() -> dict[str, pd.DataFrame]:
-    tables = {name: experiments.run(f"packets-{name}", scale="quick") for name in NAMES}
-    tables["windows"] = experiments.run("packets-windows", scale="quick")
-    tables["hold"] = experiments.run("packets-hold", scale="quick")
-    tables["replicas"] = experiments.run("packets-replicas", scale="quick")
+    tables = {name: registry.run(f"packets-{name}", scale="quick") for name in NAMES}
+    tables["windows"] = registry.run("packets-windows", scale="quick")
+    tables["hold"] = registry.run("packets-hold", scale="quick")
+    tables["replicas"] = registry.run("packets-replicas", scale="quick")
     return tables
 
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 import numpy as np
 from tqdm import tqdm
 
-from . import __version__, experiments, fluid, policies
+from . import __version__, fluid, policies, registry
 from .checks import check_choice, check_int, check_range
 from .theory import altman
 
@@ -154,13 +154,13 @@ def _packet(args: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace) -> int:
-    for name, experiment in sorted(experiments.REGISTRY.items()):
+    for name, experiment in sorted(registry.REGISTRY.items()):
         print(f"{name:28} {experiment.description}")
     return 0
 
 
 def _run(args: argparse.Namespace) -> int:
-    table = experiments.run(args.name, scale=args.scale, seed=args.seed, refresh=args.refresh)
+    table = registry.run(args.name, scale=args.scale, seed=args.seed, refresh=args.refresh)
     if args.format == "json":
         print(table.to_json(orient="records"))
     else:
@@ -169,12 +169,12 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _data(args: argparse.Namespace) -> int:
-    names = args.only or sorted(experiments.REGISTRY)
+    names = args.only or sorted(registry.REGISTRY)
     for name in names:  # refuse a bad name before any long computation starts
-        check_choice("experiment", name, experiments.REGISTRY)
+        check_choice("experiment", name, registry.REGISTRY)
     for name in tqdm(names, desc="experiments", unit="exp", file=sys.stderr):
         started = time.perf_counter()
-        table = experiments.run(name, scale="full", seed=args.seed, refresh=not args.keep)
+        table = registry.run(name, scale="full", seed=args.seed, refresh=not args.keep)
         tqdm.write(
             f"{name}: {len(table)} rows in {time.perf_counter() - started:.1f} s", file=sys.stderr
         )
@@ -246,7 +246,7 @@ def _parser() -> _Parser:
 
     run = commands.add_parser("run", help="run one experiment and print its table")
     run.add_argument("name", help="experiment name (see `tcplab list`)")
-    run.add_argument("--scale", choices=experiments.SCALES, default="quick")
+    run.add_argument("--scale", choices=registry.SCALES, default="quick")
     run.add_argument("--seed", type=int, default=0)
     run.add_argument("--format", choices=("csv", "json"), default="csv")
     run.add_argument("--refresh", action="store_true", help="recompute even if cached")

@@ -13,16 +13,14 @@ against are in :mod:`tcplab.theory` and :mod:`tcplab.theory_parallel`.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from .. import fluid, policies, stats
+from .. import fluid, policies
 from ..theory import altman
 from ..theory import parallel as theory_parallel
-from . import Experiment, register
 
 __all__ = [
     "ONE_POLICIES",
@@ -436,54 +434,3 @@ def heterogeneous(params: HeterogeneousParams, seed: int = 0) -> pd.DataFrame:
                 }
             )
     return pd.DataFrame(rows)
-
-
-_MODULES = (fluid, policies, stats, altman, theory_parallel, sys.modules[__name__])
-
-for _name, _compute, _params, _description in (
-    (
-        "insensitivity-throughput",
-        throughput,
-        ThroughputParams,
-        "Fig. 2: mean aggregate vs N on a beta grid, under ONE and under ALL",
-    ),
-    (
-        "insensitivity-example1",
-        example1,
-        Example1Params,
-        "Fig. 3: per-class and aggregate throughput of Example 1 vs sigma",
-    ),
-    (
-        "insensitivity-paths",
-        sample_paths,
-        PathsParams,
-        "Fig. 4: exact sample paths of Example 1 for sigma = 1/2 and 1/8",
-    ),
-    (
-        "insensitivity-multtcp",
-        multtcp,
-        MultTCPParams,
-        "MultTCP vs N TCP-like connections under ONE, N = 1..20",
-    ),
-    (
-        "insensitivity-rtt",
-        rtt,
-        RTTParams,
-        "Aggregate of 4 identical connections for several common eta (RTT) and policies",
-    ),
-    (
-        "insensitivity-heterogeneous",
-        heterogeneous,
-        HeterogeneousParams,
-        "Beyond the paper: connections with unequal beta or eta under four ONE policies",
-    ),
-):
-    register(
-        Experiment(
-            name=_name,
-            compute=_compute,
-            params=_params,
-            modules=_MODULES,
-            description=_description,
-        )
-    )

@@ -12,17 +12,15 @@ its mean aggregate (Theorem 3). Closed forms are in :mod:`tcplab.theory_moments`
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 import pandas as pd
 
-from .. import claims, fluid, policies, stats
+from .. import claims, fluid, policies
 from ..theory import altman
 from ..theory import moments as theory_moments
-from . import Experiment, register
 
 __all__ = [
     "POLICIES",
@@ -449,24 +447,3 @@ def paper_claims(
             tolerance=row.bound,
         )
     return out
-
-
-_MODULES = (fluid, policies, stats, altman, theory_moments, sys.modules[__name__])
-
-for _name, _compute, _params, _description in (
-    ("moments-table", second_moments, TableParams, "E[X_i^2]/c^2 per policy for N = 2, 3, 4"),
-    ("moments-distributions", distributions, DistributionParams, "Exact rate histograms, N = 2"),
-    ("moments-largest-rate", largest_rate, LargestRateParams, "Largest-rate fixed point, eq. (9)"),
-    ("moments-beatdown-path", beatdown_path, BeatdownParams, "Beatdown sample path (Fig. 5)"),
-    ("moments-beatdown-tags", beatdown_tags, BeatdownParams, "Beatdown rates at tagging times"),
-    ("moments-theorem3", theorem3, BeatdownParams, "Beatdown mean aggregate vs Theorem 1"),
-):
-    register(
-        Experiment(
-            name=_name,
-            compute=_compute,
-            params=_params,
-            modules=_MODULES,
-            description=_description,
-        )
-    )

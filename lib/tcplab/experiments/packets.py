@@ -22,13 +22,11 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from .. import claims
-from ..packet import dumbbell, link, network, queues, sched, tcp
+from ..packet import dumbbell
 from ..packet import run_dumbbell as _run_dumbbell
 from ..stats import t975
 from ..theory import altman
 from ..theory.loss import mathis_rate, padhye_rate
-from . import Experiment, packets_claims, packets_signals, register
 from .packets_claims import (
     LOSS_TOLERANCE,
     MATHIS_MAX_P,
@@ -581,36 +579,3 @@ def signalled(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
     table = pd.concat(frames, ignore_index=True)
     columns = ["queue", "buffer", "window", "samples", "hits", "z", "rho", "mean_z", "events"]
     return table[[*columns, "early_drops"]]
-
-
-_MODULES = (
-    altman,
-    claims,
-    dumbbell,
-    link,
-    network,
-    queues,
-    sched,
-    tcp,
-    packets_claims,
-    packets_signals,
-    sys.modules[__name__],
-)
-
-for _name, _compute, _text in (
-    ("packets-validation", validation, "Packet model vs theory: one-flow sawtooth, RED fairness"),
-    ("packets-droptail", droptail, "Fig. 7: DropTail utilisation vs N and buffer"),
-    ("packets-red", red, "Fig. 10: RED utilisation vs N and buffer"),
-    ("packets-threshold", threshold, "Fig. 11: threshold-dropper utilisation vs N, policies"),
-    ("packets-hold", hold, "Threshold-dropper: utilisation vs its hold time"),
-    ("packets-replicas", replicas, "Threshold-dropper policies over several seeds"),
-    ("packets-windows", windows, "Figs. 8, 9, 12: congestion windows over time"),
-    ("packets-events", events, "Fig. 15: connections signalled per congestion event"),
-    ("packets-loss", loss, "One flow under random loss vs Mathis and Padhye formulas"),
-    ("packets-signalled", signalled, "Figs. 13-14: P(signalled | window), DropTail and RED"),
-):
-    register(
-        Experiment(
-            name=_name, compute=_compute, params=PacketsParams, modules=_MODULES, description=_text
-        )
-    )

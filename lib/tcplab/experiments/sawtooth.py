@@ -8,15 +8,13 @@ sliders can pick one without a kernel.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from .. import claims, fluid, policies, stats
+from .. import claims, fluid, policies
 from ..theory import altman
-from . import Experiment, register
 
 __all__ = ["SawtoothParams", "PAPER_TCP_UTILISATION", "paths", "utilisation", "paper_claims"]
 
@@ -116,23 +114,3 @@ def paper_claims(table: pd.DataFrame) -> list[claims.Claim]:
         )
         for eta, row in zip(tcp["eta"], tcp.itertuples(), strict=True)
     ]
-
-
-register(
-    Experiment(
-        name="sawtooth-paths",
-        compute=paths,
-        params=SawtoothParams,
-        modules=(fluid, policies, stats, altman, sys.modules[__name__]),
-        description="Exact AIMD sawtooth paths of one connection on a (beta, eta) grid",
-    )
-)
-register(
-    Experiment(
-        name="sawtooth-utilisation",
-        compute=utilisation,
-        params=SawtoothParams,
-        modules=(fluid, policies, stats, altman, sys.modules[__name__]),
-        description="Mean utilisation of one AIMD connection vs (1 + beta)/2",
-    )
-)
