@@ -23,7 +23,7 @@ from .checks import check_choice
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["Experiment", "REGISTRY", "SCALES", "run"]
+__all__ = ["Experiment", "REGISTRY", "SCALES", "run", "run_all"]
 
 SCALES = ("full", "quick")
 CHAPTERS = "tcplab.chapters"
@@ -122,3 +122,10 @@ def run(name: str, *, scale: str = "full", seed: int = 0, refresh: bool = False)
         modules=experiment.modules(),
         refresh=refresh,
     )
+
+
+def run_all(
+    names: tuple[str, ...], *, scale: str = "full", seed: int = 0
+) -> dict[str, pd.DataFrame]:
+    """:func:`run` for each of ``names``, keyed by name (a chapter's claims read these)."""
+    return {name: run(name, scale=scale, seed=seed) for name in names}

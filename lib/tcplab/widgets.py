@@ -13,11 +13,7 @@ from typing import Any
 import ipywidgets as w
 from IPython.display import SVG, display
 
-from . import charts, fluid, policies
-from .charts.sawtooth import sawtooth_path_chart
-from .theory import altman
-
-__all__ = ["LivePanel", "sawtooth_panel"]
+__all__ = ["LivePanel", "live_panel", "show_chart"]
 
 _NOTE = (
     '<div class="tcplab-live-note"><strong>Live panel.</strong> {what} It reruns the model '
@@ -39,7 +35,8 @@ class LivePanel:
         return {**bundle, "text/html": _NOTE.format(what=self.what)}
 
 
-def _panel(controls: list[w.Widget], redraw: Callable[[], None], what: str) -> LivePanel:
+def live_panel(controls: list[w.Widget], redraw: Callable[[], None], what: str) -> LivePanel:
+    """A panel whose ``redraw`` runs once now and again whenever a control changes."""
     output = w.Output()
 
     def update(_: Any = None) -> None:
@@ -56,28 +53,8 @@ def _panel(controls: list[w.Widget], redraw: Callable[[], None], what: str) -> L
     return LivePanel(w.VBox([w.HBox(controls), output]), what)
 
 
-def sawtooth_panel(beta: float = 0.5, eta: float = 1.0, events: int = 8) -> LivePanel:
-    """Sliders for beta, eta and the number of congestion events; redraws the exact path."""
-    style = {"description_width": "initial"}
-    beta_slider = w.FloatSlider(beta, min=0.05, max=0.95, step=0.01, description="β", style=style)
-    eta_slider = w.FloatLogSlider(
-        eta, base=2, min=-3, max=3, step=0.25, description="η", style=style
-    )
-    events_slider = w.IntSlider(events, min=1, max=40, description="events", style=style)
+def show_chart(chart: Any) -> None:
+    """Draw an altair chart in a panel's output as SVG (no JavaScript needed)."""
+    from . import charts
 
-    def redraw() -> None:
-        b, e, k = beta_slider.value, eta_slider.value, events_slider.value
-        path = fluid.sample_path(1, policies.AllFlows(), beta=b, eta=e, events=k, start=[b])
-        result = fluid.simulate(1, policies.AllFlows(), beta=b, eta=e, events=1000, replicas=1)
-        title = (
-            f"β = {b:.2f}, η = {e:.3g}: mean {result.aggregate:.2%} of c "
-            f"(formula {altman.sawtooth_utilisation(b):.2%})"
-        )
-        chart = sawtooth_path_chart(path.to_frame()[["time", "rate"]], title=title)
-        display(SVG(charts.to_svg(chart.properties(width=520, height=220))))
-
-    return _panel(
-        [beta_slider, eta_slider, events_slider],
-        redraw,
-        "Move β, η and the number of congestion events; the exact fluid path is recomputed.",
-    )
+    display(SVG(charts.to_svg(chart)))

@@ -16,7 +16,7 @@ from . import charts, fluid, policies
 from .charts.insensitivity import example1_chart
 from .theory import altman
 from .theory import parallel as theory_parallel
-from .widgets import LivePanel, _panel
+from .widgets import LivePanel, live_panel
 
 __all__ = ["example1_frame", "example1_panel"]
 
@@ -89,7 +89,7 @@ def example1_panel(sigma: float = 0.125, n_flows: int = 4, beta: float = 0.5) ->
         chart = example1_chart(frame, sigma=s, title=title)
         display(SVG(charts.to_svg(chart)))
 
-    return _panel(
+    return live_panel(
         [sigma_slider, n_slider, beta_slider],
         redraw,
         "Move σ, the number of connections N and β; the exact curves are recomputed and the "

@@ -23,7 +23,7 @@ from .checks import check_choice, check_range
 from .experiments import packets
 from .packet import QUEUES, SELECTIONS
 from .theory import altman
-from .widgets import LivePanel, _panel
+from .widgets import LivePanel, live_panel
 
 __all__ = ["dumbbell_live", "packets_panel"]
 
@@ -92,7 +92,7 @@ def packets_panel(flows: int = 10, queue: str = "droptail", buffer: int = 5) -> 
         display(SVG(charts.to_svg(chart)))
 
     controls = [n_slider, queue_menu, buffer_slider, select_menu, seconds_slider, seed_slider]
-    return _panel(
+    return live_panel(
         controls,
         redraw,
         "Choose N, the queue and its buffer; the packet model reruns the dumbbell.",

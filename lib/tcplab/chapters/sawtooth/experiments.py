@@ -13,10 +13,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .. import claims, fluid, policies
-from ..theory import altman
+from tcplab import fluid, policies
+from tcplab.theory import altman
 
-__all__ = ["SawtoothParams", "PAPER_TCP_UTILISATION", "paths", "utilisation", "paper_claims"]
+__all__ = ["SawtoothParams", "paths", "utilisation"]
 
 
 @dataclass(frozen=True)
@@ -95,22 +95,3 @@ def utilisation(params: SawtoothParams, seed: int = 0) -> pd.DataFrame:
                 }
             )
     return pd.DataFrame(rows)
-
-
-PAPER_TCP_UTILISATION = 0.75  # Altman et al. 2006, Sec. I: "attains 75% link utilization"
-TOLERANCE = 1e-6  # the fluid model is exact: only rounding separates it from the formula
-
-
-def paper_claims(table: pd.DataFrame) -> list[claims.Claim]:
-    """Altman et al.'s 75% for one TCP-like connection (beta = 1/2), against our simulation."""
-    tcp = table[np.isclose(table["beta"], 0.5)]
-    return [
-        claims.Claim(
-            claim=f"One AIMD connection, beta = 1/2, eta = {eta:g}: link utilisation",
-            source="Altman et al. 2006, Sec. I: 'attains 75% link utilization'",
-            paper=PAPER_TCP_UTILISATION,
-            book=float(row.simulated),
-            tolerance=TOLERANCE,
-        )
-        for eta, row in zip(tcp["eta"], tcp.itertuples(), strict=True)
-    ]
