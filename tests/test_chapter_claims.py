@@ -19,6 +19,8 @@ import pytest
 
 from tcplab import cache, chapters, registry
 
+#: words in the names of measured columns (the rest are parameters and closed forms)
+MEASURED = ("simulated", "utilisation", "second_moment", "aggregate", "jain", "mean_m", "vs_")
 CHAPTERS = sorted(info.name for info in pkgutil.iter_modules(chapters.__path__))
 
 
@@ -61,14 +63,17 @@ def test_every_claim_has_its_expected_verdict(chapter: str, scale: str) -> None:
 
 @pytest.mark.parametrize("chapter", CHAPTERS)
 def test_the_claims_read_the_tables(chapter: str) -> None:
-    """Halve every measured number: some verdict must change (the claims are not constants)."""
+    """Halve every measured number: some verdict must change (the claims are not constants).
+
+    Parameters (beta, N, buffers) stay, so that the claims find their rows."""
     module = _claims_module(chapter)
     before = {k: c.within for k, c in module.chapter_claims(_tables(chapter, "quick")).items()}
     halved = {}
     for name, table in _tables(chapter, "quick").items():
         table = table.copy()
         for column in table.select_dtypes("float").columns:
-            table[column] = table[column] * 0.5
+            if any(word in column for word in MEASURED):
+                table[column] = table[column] * 0.5
         halved[name] = table
     after = {k: c.within for k, c in module.chapter_claims(halved).items()}
     assert after != before

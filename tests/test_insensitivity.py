@@ -1,7 +1,7 @@
 """The insensitivity chapter: closed forms, experiments, every paper-vs-book claim, charts, panel.
 
 Every claim of the chapter's table is checked here with the tolerance the chapter prints
-(the constants of :mod:`tcplab.experiments.insensitivity`), at quick scale (computed now) and
+(the constants of :mod:`tcplab.chapters.insensitivity.claims`), at quick scale (computed now) and
 on the full-scale results shipped in data/. Rows that set Theorem 1 against connections it
 was not made for are expected to disagree; :data:`EXPECTED_VERDICTS` says which.
 """
@@ -16,10 +16,10 @@ import pandas as pd
 import pytest
 
 from tcplab import cache, charts, fluid, registry
-from tcplab.charts import insensitivity as ichart
+from tcplab.chapters.insensitivity import charts as ichart
+from tcplab.chapters.insensitivity import claims as ic
+from tcplab.chapters.insensitivity import experiments as ins
 from tcplab.claims import Claim
-from tcplab.experiments import insensitivity as ins
-from tcplab.experiments import insensitivity_claims as ic
 from tcplab.theory import altman
 from tcplab.theory import parallel as tp
 
@@ -308,7 +308,7 @@ def test_every_chart_renders(quick: dict[str, pd.DataFrame]) -> None:
 
 
 def test_the_live_panel_builds_and_explains_itself_on_a_static_page() -> None:
-    from tcplab import widgets_insensitivity as wi
+    from tcplab.chapters.insensitivity import panel as wi
 
     frame = wi.example1_frame(0.3, n_flows=6, beta=0.5, events=500)
     chosen = frame[frame["simulated"].notna()]

@@ -10,13 +10,13 @@ from __future__ import annotations
 import ipywidgets as w
 import numpy as np
 import pandas as pd
-from IPython.display import SVG, display
 
-from . import charts, fluid, policies
-from .charts.insensitivity import example1_chart
-from .theory import altman
-from .theory import parallel as theory_parallel
-from .widgets import LivePanel, live_panel
+from tcplab import fluid, policies
+from tcplab.theory import altman
+from tcplab.theory import parallel as theory_parallel
+from tcplab.widgets import LivePanel, live_panel, show_chart
+
+from .charts import example1_chart
 
 __all__ = ["example1_frame", "example1_panel"]
 
@@ -87,7 +87,7 @@ def example1_panel(sigma: float = 0.125, n_flows: int = 4, beta: float = 0.5) ->
             f"(Theorem 1: {altman.parallel_throughput(n, b):.4f})"
         )
         chart = example1_chart(frame, sigma=s, title=title)
-        display(SVG(charts.to_svg(chart)))
+        show_chart(chart)
 
     return live_panel(
         [sigma_slider, n_slider, beta_slider],

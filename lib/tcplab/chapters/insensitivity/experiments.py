@@ -18,9 +18,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .. import fluid, policies
-from ..theory import altman
-from ..theory import parallel as theory_parallel
+from tcplab import fluid, policies
+from tcplab.theory import altman
+from tcplab.theory import parallel as theory_parallel
 
 __all__ = [
     "ONE_POLICIES",
