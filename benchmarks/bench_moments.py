@@ -18,7 +18,7 @@ import argparse
 import platform
 import time
 
-from tcplab.experiments.moments import BEATDOWN_THRESHOLD, POLICIES
+from tcplab.chapters.moments.experiments import BEATDOWN_THRESHOLD, POLICIES
 from tcplab.fluid import simulate
 from tcplab.policies import Beatdown
 from tcplab.theory.moments import PAPER_THEOREM2

@@ -15,8 +15,9 @@ import pandas as pd
 import pytest
 
 from tcplab import cache, claims, fluid, registry
-from tcplab.charts import moments as charts
-from tcplab.experiments import moments
+from tcplab.chapters.moments import charts
+from tcplab.chapters.moments import claims as mc
+from tcplab.chapters.moments import experiments as moments
 from tcplab.theory import altman
 from tcplab.theory import moments as theory_moments
 
@@ -47,7 +48,7 @@ def results(request: pytest.FixtureRequest) -> dict[str, pd.DataFrame]:
 
 
 def _claims(results: dict[str, pd.DataFrame]) -> dict[str, claims.Claim]:
-    return moments.paper_claims(
+    return mc.paper_claims(
         moments.with_exact(results["moments-table"]),
         results["moments-largest-rate"],
         results["moments-beatdown-tags"],
@@ -116,11 +117,11 @@ def test_every_claim_at_the_printed_tolerance(results: dict[str, pd.DataFrame]) 
     found = _claims(results)
     assert {f"theorem2-{p}" for p in moments.POLICIES} <= set(found)
     for key, claim in found.items():
-        if key in moments.KNOWN_DISAGREEMENTS:
+        if key in mc.KNOWN_DISAGREEMENTS:
             assert not claim.within, f"{key}: the paper's value should be off"
         else:
             assert claim.within, f"{key}: {claim}"
-    for key in moments.KNOWN_DISAGREEMENTS:
+    for key in mc.KNOWN_DISAGREEMENTS:
         assert key in found
 
 
@@ -134,7 +135,7 @@ def test_beatdown_is_the_corrected_value(results: dict[str, pd.DataFrame]) -> No
     table = results["moments-table"]
     row = table[(table["n"] == 2) & table["identical"] & (table["policy"] == "beatdown")]
     assert row["second_moment"].to_numpy() == pytest.approx(
-        28 / 111, rel=moments.THEOREM2_TOLERANCE
+        28 / 111, rel=mc.THEOREM2_TOLERANCE
     )
     assert abs(row["second_moment"].iloc[0] - 1 / 3) > 0.05
 
@@ -142,7 +143,7 @@ def test_beatdown_is_the_corrected_value(results: dict[str, pd.DataFrame]) -> No
 def test_a_wrong_value_fails_the_checker(results: dict[str, pd.DataFrame]) -> None:
     claim = _claims(results)["theorem2-rate-independent"]
     assert claim.within
-    wrong = replace(claim, book=claim.paper * (1 + 2 * moments.THEOREM2_TOLERANCE))
+    wrong = replace(claim, book=claim.paper * (1 + 2 * mc.THEOREM2_TOLERANCE))
     assert not wrong.within
     assert not replace(claim, book=5 / 23).within
 
@@ -152,13 +153,13 @@ def test_closed_forms_match_the_simulations(results: dict[str, pd.DataFrame]) ->
     known = exact[exact["exact"].notna()]
     assert len(known) >= 10
     error = (known["second_moment"] / known["exact"] - 1).abs()
-    assert error.max() < moments.THEOREM2_TOLERANCE
+    assert error.max() < mc.THEOREM2_TOLERANCE
 
 
 def test_theorem2_ci_is_tight_enough(results: dict[str, pd.DataFrame]) -> None:
     table = results["moments-table"]
     two = table[(table["n"] == 2) & table["identical"]]
-    assert (two["second_moment_ci"] / two["second_moment"]).max() < moments.THEOREM2_TOLERANCE / 2
+    assert (two["second_moment_ci"] / two["second_moment"]).max() < mc.THEOREM2_TOLERANCE / 2
 
 
 def test_distributions_are_exact_and_consistent(results: dict[str, pd.DataFrame]) -> None:
@@ -183,7 +184,7 @@ def test_distributions_are_exact_and_consistent(results: dict[str, pd.DataFrame]
 def test_largest_rate_round_robin(results: dict[str, pd.DataFrame]) -> None:
     largest = results["moments-largest-rate"]
     assert largest["round_robin"].all()
-    assert (largest["simulated"] - largest["formula"]).abs().max() < moments.FIXED_POINT_TOLERANCE
+    assert (largest["simulated"] - largest["formula"]).abs().max() < mc.FIXED_POINT_TOLERANCE
 
 
 def test_segment_histogram_by_hand() -> None:

@@ -5,7 +5,7 @@ The chapter's experiments, declared for :mod:`tcplab.registry`; this file import
 
 from tcplab.registry import Experiment
 
-_HERE = "tcplab.experiments.moments"
+_HERE = "tcplab.chapters.moments.experiments"
 
 EXPERIMENTS = (
     Experiment(

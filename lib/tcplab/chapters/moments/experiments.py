@@ -7,20 +7,20 @@ with the exact fluid model, the time-stationary distributions behind it, the sam
 N = 3, 4 and for connections with different decrease factors (beyond the paper), the
 largest-rate fixed point of eq. (9) with its round-robin order (Proposition 1, Remark 2), and
 the beatdown policy of Section IV-B: its sample path (Fig. 5), its rates at tagging times and
-its mean aggregate (Theorem 3). Closed forms are in :mod:`tcplab.theory_moments`.
+its mean aggregate (Theorem 3). Closed forms are in :mod:`tcplab.theory.moments`; the
+paper-vs-book rows in :mod:`tcplab.chapters.moments.claims`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
 
 import numpy as np
 import pandas as pd
 
-from .. import claims, fluid, policies
-from ..theory import altman
-from ..theory import moments as theory_moments
+from tcplab import fluid, policies
+from tcplab.theory import altman
+from tcplab.theory import moments as theory_moments
 
 __all__ = [
     "POLICIES",
@@ -35,24 +35,13 @@ __all__ = [
     "beatdown_tags",
     "theorem3",
     "with_exact",
-    "theorem2_frame",
-    "beyond_frame",
     "segment_histogram",
-    "paper_claims",
-    "KNOWN_DISAGREEMENTS",
-    "THEOREM2_TOLERANCE",
 ]
 
 #: the paper's order in Theorem 2
 POLICIES = ("beatdown", "rate-independent", "rate-proportional", "largest-rate")
 #: beatdown releases a tag once the tagged rate is below this fraction of c (the paper: at 0)
 BEATDOWN_THRESHOLD = 1e-7
-#: relative tolerance of the Theorem 2 rows (the issue's 0.5%)
-THEOREM2_TOLERANCE = 0.005
-#: absolute tolerance for deterministic fixed points (largest-rate, beatdown tagging times)
-FIXED_POINT_TOLERANCE = 1e-6
-#: claims where the book shows the paper is wrong: keys of :func:`paper_claims`
-KNOWN_DISAGREEMENTS = ("theorem2-beatdown", "beatdown-tag-2-n4")
 
 
 def _policy(name: str, threshold: float = BEATDOWN_THRESHOLD) -> policies.LossPolicy:
@@ -348,102 +337,3 @@ def theorem3(params: BeatdownParams, seed: int = 0) -> pd.DataFrame:
                 }
             )
     return pd.DataFrame(rows)
-
-
-def _fraction(value: float) -> str:
-    if not np.isfinite(value):
-        return ""
-    frac = Fraction(value).limit_denominator(100_000)
-    return f"{frac.numerator}/{frac.denominator}" if abs(float(frac) - value) < 1e-12 else ""
-
-
-def theorem2_frame(exact: pd.DataFrame) -> pd.DataFrame:
-    """The Theorem 2 table for display: paper, ours with 95% CI, closed form, errors."""
-    two = exact[(exact["n"] == 2) & exact["identical"] & (exact["flow"] == 1)]
-    two = two.set_index("policy").loc[list(POLICIES)]
-    return pd.DataFrame(
-        {
-            "paper": two["paper"],
-            "ours (fluid model)": two["second_moment"],
-            "95% CI ±": two["second_moment_ci"],
-            "ours / paper − 1": two["second_moment"] / two["paper"] - 1.0,
-            "closed form": two["exact"],
-            "as a fraction": [_fraction(v) for v in two["exact"]],
-            "ours / closed form − 1": two["second_moment"] / two["exact"] - 1.0,
-        }
-    )
-
-
-def beyond_frame(exact: pd.DataFrame) -> pd.DataFrame:
-    """E[X_i^2]/c^2 for every case beyond Theorem 2, one row per (case, connection, policy)."""
-    rows = exact[~((exact["n"] == 2) & exact["identical"])]
-    rows = rows[~rows["identical"] | (rows["flow"] == 1)]
-    return pd.DataFrame(
-        {
-            "case": rows["case"],
-            "connection": rows["flow"],
-            "policy": rows["policy"],
-            "ours": rows["second_moment"],
-            "95% CI ±": rows["second_moment_ci"],
-            "closed form": rows["exact"],
-            "as a fraction": [_fraction(v) for v in rows["exact"]],
-            "mean rate / c": rows["mean"],
-        }
-    ).reset_index(drop=True)
-
-
-# ---- paper vs book -------------------------------------------------------------------------------
-
-
-def paper_claims(
-    table: pd.DataFrame, largest: pd.DataFrame, tags: pd.DataFrame, thm3: pd.DataFrame
-) -> dict[str, claims.Claim]:
-    """Every number of Sections III-IV we reproduce, keyed; see :data:`KNOWN_DISAGREEMENTS`."""
-    out: dict[str, claims.Claim] = {}
-    two = table[(table["n"] == 2) & table["identical"] & (table["flow"] == 1)]
-    for name in POLICIES:
-        row = two[two["policy"] == name].iloc[0]
-        paper = theory_moments.PAPER_THEOREM2[name]
-        out[f"theorem2-{name}"] = claims.Claim(
-            claim=f"Two identical connections, β = 1/2, {name}: E[X₁²]/c²",
-            source="Altman et al. 2006, Theorem 2",
-            paper=paper,
-            book=float(row["second_moment"]),
-            tolerance=THEOREM2_TOLERANCE * paper,
-        )
-    for n, group in largest.groupby("n"):
-        top = group[group["rank"] == 1].iloc[0]
-        out[f"largest-rate-n{n}"] = claims.Claim(
-            claim=f"Largest-rate, N = {n}: largest rate before congestion x̃₁/c",
-            source="Altman et al. 2006, Proposition 1, eq. (9)",
-            paper=float(top["formula"]),
-            book=float(top["simulated"]),
-            tolerance=FIXED_POINT_TOLERANCE,
-        )
-    for n, group in tags.groupby("n"):
-        top = group[group["rank"] == 1].iloc[0]
-        out[f"beatdown-tag-1-n{n}"] = claims.Claim(
-            claim=f"Beatdown, N = {n}: largest rate at a tagging time ỹ₁/c = 2/N",
-            source="Altman et al. 2006, Sec. IV-B",
-            paper=float(top["printed"]),
-            book=float(top["simulated"]),
-            tolerance=FIXED_POINT_TOLERANCE,
-        )
-        if n == 4:
-            second = group[group["rank"] == 2].iloc[0]
-            out["beatdown-tag-2-n4"] = claims.Claim(
-                claim="Beatdown, N = 4: second rate at a tagging time ỹ₂/c (printed summary)",
-                source="Altman et al. 2006, Sec. IV-B, 'In summary'",
-                paper=float(second["printed"]),
-                book=float(second["simulated"]),
-                tolerance=FIXED_POINT_TOLERANCE,
-            )
-    for row in thm3.itertuples():
-        out[f"theorem3-n{row.n}-{row.pick}"] = claims.Claim(
-            claim=f"Beatdown (new tag: {row.pick}), N = {row.n}: mean aggregate / c",
-            source="Altman et al. 2006, Theorem 3 (= Theorem 1)",
-            paper=row.theorem1,
-            book=row.aggregate,
-            tolerance=row.bound,
-        )
-    return out
