@@ -5,7 +5,7 @@ The chapter's experiments, declared for :mod:`tcplab.registry`; this file import
 
 from tcplab.registry import Experiment
 
-_HERE = "tcplab.experiments.packets"
+_HERE = "tcplab.chapters.packets.experiments"
 
 EXPERIMENTS = (
     Experiment(

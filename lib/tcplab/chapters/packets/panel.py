@@ -15,15 +15,15 @@ from typing import Any
 import ipywidgets as w
 import numpy as np
 import pandas as pd
-from IPython.display import SVG, display
 
-from . import charts
-from .charts.packets import windows_chart
-from .checks import check_choice, check_range
-from .experiments import packets
-from .packet import QUEUES, SELECTIONS
-from .theory import altman
-from .widgets import LivePanel, live_panel
+from tcplab.checks import check_choice, check_range
+from tcplab.packet import QUEUES, SELECTIONS
+from tcplab.theory import altman
+from tcplab.widgets import LivePanel, live_panel, show_chart
+
+from . import experiments as packets
+from .charts import windows_chart
+from .signals import congestion_events, loss_signals, window_frame
 
 __all__ = ["dumbbell_live", "packets_panel"]
 
@@ -50,9 +50,9 @@ def dumbbell_live(
         **extra,
     )  # fmt: skip
     cwnd = run.cwnd()
-    frame = packets.window_frame(cwnd, WARMUP, seconds, params.sync_step)
+    frame = window_frame(cwnd, WARMUP, seconds, params.sync_step)
     frame = frame.assign(queue=queue, buffer=buffer, flows=flows)
-    per_event = packets.congestion_events(packets.loss_signals(cwnd[cwnd["time"] >= WARMUP]))
+    per_event = congestion_events(loss_signals(cwnd[cwnd["time"] >= WARMUP]))
     summary = run.summary()
     numbers = {
         "utilisation": summary["utilisation"],
@@ -89,7 +89,7 @@ def packets_panel(flows: int = 10, queue: str = "droptail", buffer: int = 5) -> 
             f"{numbers['timeouts']} time-outs",
         ]
         chart = windows_chart(frame, q, b, n, span=seconds_slider.value, title=title)
-        display(SVG(charts.to_svg(chart)))
+        show_chart(chart)
 
     controls = [n_slider, queue_menu, buffer_slider, select_menu, seconds_slider, seed_slider]
     return live_panel(

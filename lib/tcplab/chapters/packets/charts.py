@@ -11,8 +11,8 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from ..packet.queues import SELECTION_NAMES
-from . import FORMULA, OURS, PALETTE, PAPER, ROLE_COLOURS, role_scale
+from tcplab.charts import FORMULA, OURS, PALETTE, PAPER, ROLE_COLOURS, role_colour, role_scale
+from tcplab.packet.queues import SELECTION_NAMES
 
 __all__ = [
     "throughput_chart",
@@ -26,10 +26,7 @@ __all__ = [
 ]
 
 _ROLES = [OURS, FORMULA, PAPER]
-
-
-def _roles() -> alt.Color:
-    return alt.Color("role:N", title=None, scale=role_scale(_ROLES))
+_ROLE = role_colour(_ROLES)
 
 
 def throughput_chart(
@@ -60,9 +57,9 @@ def throughput_chart(
         .add_params(pick)
     )
     mine = base.transform_filter(f"datum.{key} == pick_{key}").transform_calculate(role=f"'{OURS}'")
-    line = mine.mark_line(strokeWidth=2.5).encode(x=x, y=y, color=_roles())
+    line = mine.mark_line(strokeWidth=2.5).encode(x=x, y=y, color=_ROLE)
     dots = mine.mark_point(filled=True, size=50).encode(
-        x=x, y=y, color=_roles(), tooltip=[f"{key}:N", "flows:Q", "utilisation:Q"]
+        x=x, y=y, color=_ROLE, tooltip=[f"{key}:N", "flows:Q", "utilisation:Q"]
     )
     theory = (
         alt.Chart(data[["flows", "theorem1"]].drop_duplicates())
@@ -76,7 +73,7 @@ def throughput_chart(
             alt.Chart(pd.DataFrame(paper))
             .transform_calculate(role=f"'{PAPER}'")
             .mark_point(shape="diamond", size=170, filled=False, strokeWidth=2.5)
-            .encode(x=x, y=y, color=_roles(), tooltip=["note:N"])
+            .encode(x=x, y=y, color=_ROLE, tooltip=["note:N"])
         )
     return alt.layer(*layers).properties(width=420, height=260)
 

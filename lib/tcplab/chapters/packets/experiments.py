@@ -22,22 +22,13 @@ import numpy as np
 import pandas as pd
 from tqdm import tqdm
 
-from ..packet import dumbbell
-from ..packet import run_dumbbell as _run_dumbbell
-from ..stats import t975
-from ..theory import altman
-from ..theory.loss import mathis_rate, padhye_rate
-from .packets_claims import (
-    LOSS_TOLERANCE,
-    MATHIS_MAX_P,
-    UTIL_TOLERANCE,
-    loss_claims,
-    paper_claims,
-    signalled_claim,
-    signalled_red_claim,
-    threshold_claims,
-)
-from .packets_signals import RTT_S, congestion_events, loss_signals, signal_samples, spearman
+from tcplab.packet import dumbbell
+from tcplab.packet import run_dumbbell as _run_dumbbell
+from tcplab.stats import t975
+from tcplab.theory import altman
+from tcplab.theory.loss import mathis_rate, padhye_rate
+
+from .signals import RTT_S, congestion_events, loss_signals, signal_samples, spearman, window_frame
 
 __all__ = [
     "PacketsParams",
@@ -48,25 +39,11 @@ __all__ = [
     "hold",
     "replicas",
     "run_setup",
-    "window_frame",
     "policy_gap",
     "windows",
     "events",
     "loss",
     "signalled",
-    "RTT_S",
-    "loss_signals",
-    "signal_samples",
-    "spearman",
-    "congestion_events",
-    "paper_claims",
-    "signalled_claim",
-    "signalled_red_claim",
-    "threshold_claims",
-    "loss_claims",
-    "UTIL_TOLERANCE",
-    "LOSS_TOLERANCE",
-    "MATHIS_MAX_P",
 ]
 
 
@@ -416,26 +393,6 @@ def policy_gap(table: pd.DataFrame) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows)
-
-
-def _resample(cwnd: pd.DataFrame, start: float, span: float, step: float) -> pd.DataFrame:
-    """Each flow's window as a step function, read on a grid of ``step`` over ``span``."""
-    grid = start + np.arange(0.0, span + step / 2, step)
-    frames = []
-    for flow, part in cwnd.groupby("flow"):
-        times, values = part["time"].to_numpy(), part["cwnd"].to_numpy()
-        index = np.searchsorted(times, grid, side="right") - 1
-        window = np.where(index >= 0, values[np.clip(index, 0, None)], 0.0)
-        frames.append(pd.DataFrame({"time": grid - start, "flow": flow, "cwnd": window}))
-    return pd.concat(frames, ignore_index=True)
-
-
-def window_frame(cwnd: pd.DataFrame, start: float, span: float, step: float) -> pd.DataFrame:
-    """(time, flow, cwnd) rows: each flow's window read every ``step`` seconds for ``span``
-    seconds from ``start`` (time counted from ``start``), plus their sum as ``flow = -1``."""
-    each = _resample(cwnd, start, span, step)
-    total = each.groupby("time", as_index=False)["cwnd"].sum().assign(flow=-1)
-    return pd.concat([each, total], ignore_index=True)
 
 
 def run_setup(

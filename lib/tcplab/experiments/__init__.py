@@ -1,1 +1,0 @@
-"""The chapters' experiments (moving to tcplab.chapters)."""
