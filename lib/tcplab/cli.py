@@ -114,36 +114,30 @@ def _fluid(args: argparse.Namespace) -> int:
 def _packet(args: argparse.Namespace) -> int:
     from . import packet  # simpy is only needed here
 
-    red = {"min_th": args.min_th, "max_th": args.max_th, "max_p": args.max_p}
     hold = None if args.hold_ms is None else check_range("hold_ms", args.hold_ms, 0.0) / 1e3
-    dropper = {"threshold": args.threshold, "hold": hold, "select": args.select}
-    options = {k: v for k, v in red.items() if v is not None}
-    if options and args.queue != "red":
-        raise ValueError(f"--min-th/--max-th/--max-p only apply to --queue red, not {args.queue!r}")
-    chosen = {k: v for k, v in dropper.items() if v is not None}
-    if chosen and args.queue != "threshold":
-        raise ValueError(
-            f"--threshold/--hold-ms/--select only apply to --queue threshold, not {args.queue!r}"
-        )
-    options.update(chosen)
-    result = packet.run_dumbbell(
-        args.flows,
-        queue=args.queue,
-        buffer=args.buffer,
-        rate_mbps=args.rate_mbps,
-        delay_ms=args.delay_ms,
-        access_mbps=args.access_mbps,
-        access_delay_ms=args.access_delay_ms,
-        duration=args.duration,
-        warmup=args.warmup,
-        tcp=args.tcp,
-        packet_bytes=args.packet_bytes,
+    flags = {"min_th": "--min-th", "max_th": "--max-th", "max_p": "--max-p", "hold": "--hold-ms"}
+    try:
+        queue = packet.QueueSetup(
+            args.queue, args.buffer, min_th=args.min_th, max_th=args.max_th, max_p=args.max_p,
+            threshold=args.threshold, hold=hold, select=args.select,
+        )  # fmt: skip
+    except packet.MisplacedOptions as error:  # the rule is the set-up's; the words are flags
+        given = "/".join(flags.get(name, f"--{name}") for name in error.names)
+        raise UsageError(
+            f"{given} only apply to --queue {error.owner}, not {error.kind!r}"
+        ) from None
+    setup = packet.PacketSetup(
+        topology=packet.DumbbellTopology(
+            args.flows, args.rate_mbps, args.delay_ms, args.access_mbps, args.access_delay_ms,
+            overhead_ms=args.overhead_ms,
+        ),
+        queue=queue,
+        tcp=packet.TcpConfig(variant=args.tcp, packet_bytes=args.packet_bytes),
+        length=packet.RunLength(args.duration, args.warmup),
+        probes=packet.Probes(trace=False),
         seed=args.seed,
-        queue_options=options or None,
-        overhead_ms=args.overhead_ms,
-        trace=False,
-    )
-    summary = result.summary()
+    )  # fmt: skip
+    summary = packet.run(setup).summary()
     if args.json:
         print(json.dumps(summary))
     else:

@@ -12,22 +12,20 @@ without a time-out too, more slowly. Every run is seeded from ``SeedSequence(see
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
-from tqdm import tqdm
 
-from tcplab.packet import dumbbell
-from tcplab.packet import run_dumbbell as _run_dumbbell
+from tcplab import packet
+from tcplab.packet import DumbbellResult
 from tcplab.stats import t975
 from tcplab.theory import altman
 from tcplab.theory.loss import mathis_rate, padhye_rate
 
+from .runs import chapter_queue, chapter_setup, job, run_all
 from .signals import RTT_S, congestion_events, loss_signals, signal_samples, spearman, window_frame
 
 __all__ = [
@@ -123,110 +121,25 @@ class PacketsParams:
         )
 
 
-def _base(params: PacketsParams) -> dict[str, Any]:
-    return {
-        "rate_mbps": params.rate_mbps,
-        "delay_ms": params.delay_ms,
-        "access_mbps": params.access_mbps,
-        "access_delay_ms": params.access_delay_ms,
-        "packet_bytes": params.packet_bytes,
-        "max_window": params.max_window,
-        "start_spread": params.start_spread,
-        "duration": params.duration,
-        "warmup": params.warmup,
-    }
-
-
-def _queue_options(params: PacketsParams, queue: str, extra: dict[str, Any]) -> dict[str, Any]:
-    if queue == "red":
-        return {"w_q": params.red_w_q, "max_p": params.red_max_p, "wait": True}
-    if queue == "threshold":
-        return {"hold": params.hold_rtts * RTT_S, "select": params.threshold_select, **extra}
-    return {}
-
-
-def _spec(
-    params: PacketsParams,
-    flows: int,
-    queue: str,
-    buffer: int,
-    extra: dict[str, Any] | None = None,
-    tags: dict[str, Any] | None = None,
-    **overrides: Any,
-) -> dict[str, Any]:
-    """``run_dumbbell`` keywords for one run in the chapter's set-up: ``extra`` goes to the
-    discipline, ``tags`` label the run's row, ``overrides`` replace set-up values."""
-    spec = {
-        **_base(params),
-        "flows": flows,
-        "queue": queue,
-        "buffer": buffer,
-        "queue_options": _queue_options(params, queue, extra or {}),
-        **overrides,
-    }
-    if tags is not None:
-        spec["tags"] = tags
-    return spec
-
-
-def _one(spec: dict[str, Any]) -> dict[str, Any]:
-    """Run one dumbbell; return its summary (and window/drop traces when asked)."""
-    keep = spec.pop("keep", None)
-    tags = spec.pop("tags")
-    result = _run_dumbbell(**spec)
-    s = result.summary()
-    row = {
-        **tags,
-        "flows": spec["flows"],
-        "utilisation": s["utilisation"],
-        "jain": s["jain_index"],
-        "drop_rate": s["drop_rate"],
-        "timeouts": s["timeouts"],
-        "packets": s["packets"],
-    }
-    row.update({key: s[key] for key in ("red_early_drops", "red_forced_drops") if key in s})
-    out: dict[str, Any] = {"row": row}
-    if keep:
-        out["cwnd"] = result.cwnd()
-        if keep == "events":
-            out["dropped"] = result.dropped()
-    return out
-
-
-def _run_all(specs: list[dict[str, Any]], params: PacketsParams, seed: int, desc: str) -> list:
-    """Run every spec, each seeded from its own SeedSequence child, 1 or more processes."""
-    children = np.random.SeedSequence(seed).spawn(len(specs))
-    for spec, child in zip(specs, children, strict=True):
-        spec["seed"] = int(child.generate_state(1)[0])
-    bar = tqdm(total=len(specs), desc=desc, unit="run", file=sys.stderr, leave=False)
-    results = []
-    if params.workers > 1:
-        with ProcessPoolExecutor(params.workers) as pool:
-            for out in pool.map(_one, specs):
-                results.append(out)
-                bar.update()
-    else:
-        for spec in specs:
-            results.append(_one(spec))
-            bar.update()
-    bar.close()
-    return results
-
-
 def _grid(
     params: PacketsParams,
     seed: int,
-    queue: str,
+    kind: str,
     settings: Iterable[tuple[int, dict[str, Any]]],
     desc: str,
     flows: Iterable[int] | None = None,
 ) -> pd.DataFrame:
-    specs = []
-    for buffer, extra in settings:
-        for n in params.flows if flows is None else flows:
-            tags = {"queue": queue, "buffer": buffer, **extra}
-            specs.append(_spec(params, n, queue, buffer, extra, tags, trace=False))
-    table = pd.DataFrame([out["row"] for out in _run_all(specs, params, seed, desc)])
+    jobs = [
+        job(
+            chapter_setup(params, n, chapter_queue(params, kind, buffer, **dropper)),
+            queue=kind,
+            buffer=buffer,
+            **dropper,
+        )
+        for buffer, dropper in settings
+        for n in (params.flows if flows is None else flows)
+    ]
+    table = pd.DataFrame([out.row for out in run_all(jobs, params.workers, seed, desc)])
     table["theorem1"] = altman.parallel_throughput(table["flows"].to_numpy(), 0.5)
     return table
 
@@ -234,20 +147,14 @@ def _grid(
 def validation(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
     """Two checks against theory: one flow with a 1-packet buffer (the 75% sawtooth) and N
     flows under RED (fair shares, Jain index near 1)."""
-    common = {"duration": params.validation_duration, "trace": False}
-    n = params.validation_flows
-    specs = [
-        _spec(
-            params, 1, "droptail", 1,
-            tags={"case": "one flow, 1-packet buffer", "queue": "droptail", "buffer": 1},
-            **common,
-        ),
-        _spec(
-            params, n, "red", 50, tags={"case": f"{n} flows, RED", "queue": "red", "buffer": 50},
-            **common,
-        ),
-    ]  # fmt: skip
-    table = pd.DataFrame([out["row"] for out in _run_all(specs, params, seed, "validation")])
+    duration, n = params.validation_duration, params.validation_flows
+    one = chapter_setup(params, 1, chapter_queue(params, "droptail", 1), duration=duration)
+    red = chapter_setup(params, n, chapter_queue(params, "red", 50), duration=duration)
+    jobs = [
+        job(one, case="one flow, 1-packet buffer", queue="droptail", buffer=1),
+        job(red, case=f"{n} flows, RED", queue="red", buffer=50),
+    ]
+    table = pd.DataFrame([out.row for out in run_all(jobs, params.workers, seed, "validation")])
     table["theorem1"] = altman.parallel_throughput(table["flows"].to_numpy(), 0.5)
     return table
 
@@ -259,23 +166,18 @@ def loss(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
     """One flow, large buffer, fast links, each bottleneck arrival dropped with probability
     p: goodput (packets/s) beside Mathis et al. (1997) and Padhye et al. (1998)."""
     rate = params.loss_rate_mbps
-    specs = [
-        _spec(
-            params,
-            1,
-            "droptail",
-            params.loss_buffer,
-            tags={"p": p},
-            rate_mbps=rate,
-            access_mbps=rate,
-            start_spread=0.0,
-            duration=params.warmup + params.loss_duration,
-            loss_rate=p,
-            trace=False,
-        )  # fmt: skip
+    base = chapter_setup(
+        params,
+        1,
+        chapter_queue(params, "droptail", params.loss_buffer),
+        duration=params.warmup + params.loss_duration,
+    )
+    fast = replace(base.topology, rate_mbps=rate, access_mbps=rate, start_spread=0.0)
+    jobs = [
+        job(replace(base, topology=fast, queue=replace(base.queue, loss_rate=p)), p=p)
         for p in params.loss_rates
     ]
-    table = pd.DataFrame([out["row"] for out in _run_all(specs, params, seed, "loss")])
+    table = pd.DataFrame([out.row for out in run_all(jobs, params.workers, seed, "loss")])
     pkt_bits = params.packet_bytes * 8.0
     # propagation plus one transmission on the access link and one on the bottleneck
     rtt = 2e-3 * (params.delay_ms + params.access_delay_ms) + 2.0 * pkt_bits / (rate * 1e6)
@@ -321,21 +223,20 @@ def hold(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
     whose retransmission is then lost, a time-out. A long hold spaces the events more than the
     fluid model would, and the queue never drains.
     """
-    specs = [
-        _spec(
-            params,
-            n,
-            "threshold",
-            100,
-            {"threshold": 3, "hold": h * RTT_S, "select": select},
-            {"select": select, "hold_rtts": h},
-            trace=False,
+    jobs = [
+        job(
+            chapter_setup(
+                params, n, chapter_queue(params, "threshold", 100, threshold=3, hold=h * RTT_S,
+                                         select=select)
+            ),
+            select=select,
+            hold_rtts=h,
         )  # fmt: skip
         for n in params.hold_sweep_flows
         for select in params.selections
         for h in params.hold_sweep_rtts
     ]
-    table = pd.DataFrame([out["row"] for out in _run_all(specs, params, seed, "hold")])
+    table = pd.DataFrame([out.row for out in run_all(jobs, params.workers, seed, "hold")])
     table["theorem1"] = altman.parallel_throughput(table["flows"].to_numpy(), 0.5)
     columns = ["flows", "select", "hold_rtts", "utilisation", "theorem1", "timeouts"]
     return table[[*columns, "drop_rate", "packets"]]
@@ -347,21 +248,17 @@ def replicas(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
 
     Rows (flows, select, replica, utilisation, theorem1, timeouts, drop_rate, packets).
     """
-    specs = [
-        _spec(
-            params,
-            n,
-            "threshold",
-            100,
-            {"select": select},
-            {"select": select, "replica": r},
-            trace=False,
-        )  # fmt: skip
+    jobs = [
+        job(
+            chapter_setup(params, n, chapter_queue(params, "threshold", 100, select=select)),
+            select=select,
+            replica=r,
+        )
         for n in params.replica_flows
         for select in ("random", "largest")
         for r in range(params.replicas)
     ]
-    table = pd.DataFrame([out["row"] for out in _run_all(specs, params, seed, "replicas")])
+    table = pd.DataFrame([out.row for out in run_all(jobs, params.workers, seed, "replicas")])
     table["theorem1"] = altman.parallel_throughput(table["flows"].to_numpy(), 0.5)
     columns = ["flows", "select", "replica", "utilisation", "theorem1", "timeouts"]
     return table[[*columns, "drop_rate", "packets"]]
@@ -405,17 +302,15 @@ def run_setup(
     warmup: float,
     seed: int = 0,
     trace: bool = True,
-    **extra: Any,
-) -> dumbbell.DumbbellResult:
+    **dropper: Any,
+) -> DumbbellResult:
     """One dumbbell run in the chapter's set-up (``params``) with ``queue`` and ``buffer``;
-    ``extra`` goes to the discipline (threshold-dropper: ``threshold``, ``select``, ``hold``)."""
-    if extra and queue != "threshold":
-        raise ValueError(f"{sorted(extra)} only apply to queue='threshold', not {queue!r}")
-    spec = _spec(
-        params, flows, queue, buffer, extra, duration=duration, warmup=warmup, seed=seed,
-        trace=trace,
-    )  # fmt: skip
-    return _run_dumbbell(**spec)
+    ``dropper`` goes to the threshold-dropper (``threshold``, ``select``, ``hold``)."""
+    discipline = chapter_queue(params, queue, buffer, **dropper)
+    setup = chapter_setup(
+        params, flows, discipline, duration=duration, warmup=warmup, trace=trace, seed=seed
+    )
+    return packet.run(setup)
 
 
 def windows(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
@@ -423,20 +318,27 @@ def windows(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
 
     Rows (queue, buffer, flows, time, flow, cwnd); ``flow = -1`` is the sum over flows.
     """
-    specs = []
-    settings = [("droptail", b, {}) for b in params.sync_buffers]
+    settings: list[tuple[str, int, dict[str, Any]]] = [
+        ("droptail", b, {}) for b in params.sync_buffers
+    ]
     settings.append(("threshold", 100, {"threshold": 3}))
-    for queue, buffer, extra in settings:
-        for n in params.sync_flows:
-            duration = params.warmup + params.sync_span + 1.0
-            tags = {"queue": queue, "buffer": buffer}
-            specs.append(
-                _spec(params, n, queue, buffer, extra, tags, duration=duration, keep="windows")
-            )
+    duration = params.warmup + params.sync_span + 1.0
+    jobs = [
+        job(
+            chapter_setup(
+                params, n, chapter_queue(params, kind, buffer, **dropper), duration=duration
+            ),
+            "windows",
+            queue=kind,
+            buffer=buffer,
+        )
+        for kind, buffer, dropper in settings
+        for n in params.sync_flows
+    ]
     frames = []
-    for out in _run_all(specs, params, seed, "windows"):
-        row = out["row"]
-        both = window_frame(out["cwnd"], params.warmup, params.sync_span, params.sync_step)
+    for out in run_all(jobs, params.workers, seed, "windows"):
+        row = out.row
+        both = window_frame(out.cwnd, params.warmup, params.sync_span, params.sync_step)
         frames.append(both.assign(queue=row["queue"], buffer=row["buffer"], flows=row["flows"]))
     table = pd.concat(frames, ignore_index=True)
     return table[["queue", "buffer", "flows", "time", "flow", "cwnd"]]
@@ -450,31 +352,30 @@ def events(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
     ``mean_m_drops`` and ``events_drops`` from the bottleneck's own drop log, drops less than
     the same gap apart forming one event (what the queue did).
     """
-    specs = []
-    settings = [("droptail", b, {}) for b in params.event_buffers]
+    settings: list[tuple[str, int, dict[str, Any]]] = [
+        ("droptail", b, {}) for b in params.event_buffers
+    ]
     settings += [("red", max(params.event_buffers), {}), ("threshold", 100, {"threshold": 3})]
-    for queue, buffer, extra in settings:
-        duration = params.warmup + params.event_duration
-        tags = {"queue": queue, "buffer": buffer}
-        specs.append(
-            _spec(
-                params,
-                params.event_flows,
-                queue,
-                buffer,
-                extra,
-                tags,
+    duration = params.warmup + params.event_duration
+    jobs = [
+        job(
+            chapter_setup(
+                params, params.event_flows, chapter_queue(params, kind, buffer, **dropper),
                 duration=duration,
-                keep="events",
-            )  # fmt: skip
-        )
+            ),
+            "events",
+            queue=kind,
+            buffer=buffer,
+        )  # fmt: skip
+        for kind, buffer, dropper in settings
+    ]
     rows = []
-    for out in _run_all(specs, params, seed, "events"):
-        row = out["row"]
-        cwnd = out["cwnd"]
+    for out in run_all(jobs, params.workers, seed, "events"):
+        row = out.row
+        cwnd = out.cwnd
         signals = loss_signals(cwnd[cwnd["time"] >= params.warmup])
         counts = congestion_events(signals)
-        dropped = out["dropped"]
+        dropped = out.dropped
         by_drops = congestion_events(dropped[dropped["time"] >= params.warmup])
         for m in range(1, params.event_flows + 1):
             rows.append(
@@ -503,35 +404,35 @@ def signalled(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
     (what a rate-independent policy gives every w), ``early_drops`` RED's early (not forced)
     drops in the run.
     """
-    specs = [
-        _spec(
-            params,
-            params.signal_flows,
-            queue,
-            b,
-            tags={"queue": queue, "buffer": b},
-            duration=params.warmup + params.signal_duration,
-            keep="signals",
-        )  # fmt: skip
-        for queue in params.signal_queues
+    duration = params.warmup + params.signal_duration
+    jobs = [
+        job(
+            chapter_setup(
+                params, params.signal_flows, chapter_queue(params, kind, b), duration=duration
+            ),
+            "windows",
+            queue=kind,
+            buffer=b,
+        )
+        for kind in params.signal_queues
         for b in params.signal_buffers
     ]
     frames = []
-    for out in _run_all(specs, params, seed, "signalled"):
-        samples = signal_samples(out["cwnd"], params.warmup)
+    for out in run_all(jobs, params.workers, seed, "signalled"):
+        samples = signal_samples(out.cwnd, params.warmup)
         samples["window"] = np.floor(samples["window"]).astype(int)
         table = (
             samples.groupby("window")["signalled"]
             .agg(samples="size", hits="sum")
             .reset_index()
-            .assign(queue=out["row"]["queue"], buffer=out["row"]["buffer"])
+            .assign(queue=out.row["queue"], buffer=out.row["buffer"])
         )
         table["z"] = table["hits"] / table["samples"]
         kept = table[table["samples"] >= params.signal_min_samples]
         table["rho"] = spearman(kept["window"].to_numpy(), kept["z"].to_numpy())
         table["mean_z"] = float(samples["signalled"].mean())
         table["events"] = int(samples["event"].nunique())
-        table["early_drops"] = out["row"].get("red_early_drops", 0)
+        table["early_drops"] = out.row.get("red_early_drops", 0)
         frames.append(table)
     table = pd.concat(frames, ignore_index=True)
     columns = ["queue", "buffer", "window", "samples", "hits", "z", "rho", "mean_z", "events"]
