@@ -92,7 +92,7 @@ def test_options_for_another_discipline_are_refused_by_name(build, names: list[s
         (lambda: QueueSetup.of("red", 10, {"max_q": 3}), "max_q"),
         (lambda: RunLength(10.0, 10.0), "warmup=10.0"),
         (lambda: DumbbellTopology(0), "flows=0"),
-        (lambda: DumbbellTopology(2, access_delay_ms=(1.0,)), "access_delay_ms has 1 values"),
+        (lambda: DumbbellTopology(2, access_delay_ms=(1.0,)), "access_delay_ms must be a"),
         (lambda: _setup(tcp=(TcpConfig(), TcpConfig())), "tcp has 2 configurations"),
         (lambda: _setup(delayed_ack_ms=0.0), "delayed_ack_ms=0.0"),
         (lambda: _setup(seed=-1), "seed=-1"),

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from .checks import check_int, check_range
+from .checks import check_int, check_per_flow, check_range
 from .policies import LossPolicy, make_policy
 from .stats import t975
 
@@ -191,7 +191,7 @@ def sample_path(
     events = check_int("events", events, 1, _SAMPLE_PATH_MAX_EVENTS)
     seed = check_int("seed", seed, 0)
     n, c = model.n_flows, model.capacity
-    rates = model.beta * c / n if start is None else _per_flow("start", start, n, 0.0, c, True)
+    rates = model.beta * c / n if start is None else check_per_flow("start", start, n, 0.0, c)
     if rates.sum() > c * (1.0 + 1e-12):
         raise ValueError(f"start={rates.tolist()!r} sums to {rates.sum():g} > capacity={c:g}")
     rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
@@ -357,7 +357,8 @@ def _cube_gap(drop: np.ndarray, c: float) -> np.ndarray:
 def _prepare(n_flows: Any, policy: Any, probs: Any, capacity: Any, beta: Any, eta: Any) -> _Model:
     n = check_int("n_flows", n_flows, 1)
     capacity = check_range("capacity", capacity, 0.0, low_open=True)
-    betas, etas = _per_flow("beta", beta, n, 0.0, 1.0), _per_flow("eta", eta, n, 0.0, math.inf)
+    betas = check_per_flow("beta", beta, n, 0.0, 1.0, low_open=True, high_open=True)
+    etas = check_per_flow("eta", eta, n, 0.0, math.inf, low_open=True)
     if isinstance(policy, LossPolicy):
         if probs is not None:
             raise ValueError("probs is only accepted with policy given by name")
@@ -367,22 +368,6 @@ def _prepare(n_flows: Any, policy: Any, probs: Any, capacity: Any, beta: Any, et
     else:
         raise ValueError(f"policy={policy!r} must be a policy name or a LossPolicy")
     return _Model(bound, capacity, betas, etas, n, float(etas.sum()))
-
-
-def _per_flow(
-    name: str, value: Any, n: int, low: float, high: float, closed: bool = False
-) -> np.ndarray:
-    """A scalar or length-n parameter as a checked float array of length n."""
-    try:
-        array = np.asarray(value, dtype=float)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name}={value!r} is not a number or a list of numbers") from None
-    if array.ndim > 1 or (array.ndim == 1 and array.size != n):
-        raise ValueError(f"{name} must be a number or have length n_flows={n}, got {value!r}")
-    for i, v in enumerate(np.broadcast_to(array, (n,))):
-        label = name if array.ndim == 0 else f"{name}[{i}]"
-        check_range(label, v, low, high, low_open=not closed, high_open=not closed)
-    return np.broadcast_to(array, (n,)).copy()
 
 
 def _ratio(num: np.ndarray, time: np.ndarray, unit: float) -> tuple[np.ndarray, np.ndarray]:

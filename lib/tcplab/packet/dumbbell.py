@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..checks import check_int
+from ..checks import check_int, check_per_flow
 from .link import Link
 from .network import Network
 from .setup import DumbbellTopology, PacketSetup, Probes, QueueSetup, RunLength, streams
@@ -30,15 +30,6 @@ def jain_index(values: Sequence[float]) -> float:
     x = np.asarray(values, dtype=float)
     denominator = len(x) * float(np.sum(x * x))
     return float(np.sum(x) ** 2 / denominator) if denominator > 0 else float("nan")
-
-
-def _per_flow(name: str, value: float | Sequence[float], flows: int) -> list[float]:
-    if isinstance(value, int | float):
-        return [float(value)] * flows
-    values = [float(v) for v in value]
-    if len(values) != flows:
-        raise ValueError(f"{name} has {len(values)} values, expected one per flow ({flows})")
-    return values
 
 
 class Dumbbell:
@@ -217,7 +208,8 @@ def run_dumbbell(
     and :class:`~tcplab.packet.setup.Probes` of the same names.
     """
     flows = check_int("flows", flows, 1)
-    a_list, b_list = _per_flow("a", a, flows), _per_flow("b", b, flows)
+    a_list = check_per_flow("a", a, flows).tolist()  # their ranges: TcpConfig's
+    b_list = check_per_flow("b", b, flows).tolist()
     configs = tuple(
         TcpConfig(
             variant=tcp,

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 import numpy as np
 
-from ..checks import check_choice, check_int, check_range
+from ..checks import check_choice, check_int, check_per_flow, check_range
 from .queues import QUEUES, RandomLoss, make_queue
 from .tcp import TcpConfig
 
@@ -167,15 +167,6 @@ class Topology(Protocol):
     def run(self, setup: PacketSetup) -> Any: ...
 
 
-def _per_flow(name: str, value: float | tuple[float, ...], flows: int) -> float | tuple:
-    if isinstance(value, int | float):
-        return check_range(name, value, 0.0)
-    values = tuple(check_range(name, v, 0.0) for v in value)
-    if len(values) != flows:
-        raise ValueError(f"{name} has {len(values)} values, expected one per flow ({flows})")
-    return values
-
-
 @dataclass(frozen=True)
 class DumbbellTopology:
     """N greedy connections, each on its own access link, into one bottleneck.
@@ -202,13 +193,19 @@ class DumbbellTopology:
             "rate_mbps": check_range("rate_mbps", self.rate_mbps, 0.0, low_open=True),
             "delay_ms": check_range("delay_ms", self.delay_ms, 0.0),
             "access_mbps": check_range("access_mbps", self.access_mbps, 0.0, low_open=True),
-            "access_delay_ms": _per_flow("access_delay_ms", self.access_delay_ms, flows),
+            "access_delay_ms": self._delays(flows),
             "access_jitter_ms": check_range("access_jitter_ms", self.access_jitter_ms, 0.0),
             "overhead_ms": check_range("overhead_ms", self.overhead_ms, 0.0),
             "start_spread": check_range("start_spread", self.start_spread, 0.0),
         }
         for name, value in checked.items():
             object.__setattr__(self, name, value)
+
+    def _delays(self, flows: int) -> float | tuple[float, ...]:
+        delays = check_per_flow("access_delay_ms", self.access_delay_ms, flows, 0.0)
+        if isinstance(self.access_delay_ms, int | float):
+            return float(delays[0])
+        return tuple(delays.tolist())
 
     def access_delays_ms(self) -> list[float]:
         """The base delay of each access link (before the jitter)."""

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..checks import check_int, check_range
+from ..checks import check_int, check_per_flow, check_range
 
 __all__ = [
     "PAPER_THEOREM2",
@@ -122,13 +122,6 @@ def beatdown_pinned_second_moment(n_flows: int) -> float:
     return 4.0 / (3.0 * n * n)
 
 
-def _per_flow(name: str, value: ArrayLike, n: int, low: float, high: float) -> np.ndarray:
-    array = np.broadcast_to(np.asarray(value, dtype=float), (n,)).copy()
-    for i, v in enumerate(array):
-        check_range(f"{name}[{i}]", v, low, high, low_open=True, high_open=high < np.inf)
-    return array
-
-
 def rate_independent_moments(
     n_flows: int,
     probs: Sequence[float] | None = None,
@@ -146,11 +139,15 @@ def rate_independent_moments(
     ``E0[T] = sum_j p_j (1 - beta_j) E0[x_j] / eta_total``, and likewise for E[X_i].
     """
     n = check_int("n_flows", n_flows, 1, 6)
-    p = np.full(n, 1.0 / n) if probs is None else _per_flow("probs", probs, n, 0.0, 1.0)
+    p = (
+        np.full(n, 1.0 / n)
+        if probs is None
+        else check_per_flow("probs", probs, n, 0.0, 1.0, low_open=True, high_open=True)
+    )
     if abs(p.sum() - 1.0) > 1e-9:
         raise ValueError(f"probs={p.tolist()!r} must sum to 1")
-    b = _per_flow("beta", beta, n, 0.0, 1.0)
-    e = _per_flow("eta", eta, n, 0.0, np.inf)
+    b = check_per_flow("beta", beta, n, 0.0, 1.0, low_open=True, high_open=True)
+    e = check_per_flow("eta", eta, n, 0.0, np.inf, low_open=True)
     share = e / e.sum()
     mats = []
     for i in range(n):

@@ -34,7 +34,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from ..checks import check_int, check_range
+from ..checks import check_int, check_per_flow, check_range
 from .altman import parallel_throughput
 
 __all__ = [
@@ -160,17 +160,6 @@ def example1_probs(sigma: float) -> tuple[float, ...]:
     return two_class_probs(sigma, 4)
 
 
-def _per_flow(name: str, value: ArrayLike, n: int, low: float, high: float) -> np.ndarray:
-    array = np.asarray(value, dtype=float)
-    if array.ndim > 1 or (array.ndim == 1 and array.size != n):
-        raise ValueError(f"{name} must be a number or have length n_flows={n}, got {value!r}")
-    array = np.broadcast_to(array, (n,)).copy()
-    for i, v in enumerate(array):
-        label = name if np.ndim(value) == 0 else f"{name}[{i}]"
-        check_range(label, v, low, high, low_open=True, high_open=not math.isinf(high))
-    return array
-
-
 def rate_independent_throughputs(
     probs: Sequence[float],
     beta: float | ArrayLike = 0.5,
@@ -200,8 +189,8 @@ def rate_independent_throughputs(
         check_range(f"probs[{i}]", value, 0.0, 1.0, low_open=True)
     if abs(p.sum() - 1.0) > PROBS_TOLERANCE:
         raise ValueError(f"probs={p.tolist()!r} sums to {p.sum()!r}; it must sum to 1")
-    b = _per_flow("beta", beta, n, 0.0, 1.0)
-    e = _per_flow("eta", eta, n, 0.0, math.inf)
+    b = check_per_flow("beta", beta, n, 0.0, 1.0, low_open=True, high_open=True)
+    e = check_per_flow("eta", eta, n, 0.0, math.inf, low_open=True)
     c = check_range("capacity", capacity, 0.0, low_open=True)
     total = e.sum()
     share = e / total
@@ -238,8 +227,8 @@ def one_policy_range(
     Theorem 1. ``beta`` and ``eta`` are numbers (shared) or one value per connection.
     """
     n = check_int("n_flows", n_flows, 1)
-    b = _per_flow("beta", beta, n, 0.0, 1.0)
-    e = _per_flow("eta", eta, n, 0.0, math.inf)
+    b = check_per_flow("beta", beta, n, 0.0, 1.0, low_open=True, high_open=True)
+    e = check_per_flow("eta", eta, n, 0.0, math.inf, low_open=True)
     k = e.sum() * (1.0 + b) / (1.0 - b) / e
     low, high = float(k.min()), float(k.max())
     return low / (1.0 + low), high / (1.0 + high)
