@@ -95,14 +95,14 @@ def test_rate_independent_moments_match_throughput_and_simulation() -> None:
 @pytest.mark.parametrize(
     ("call", "name"),
     [
-        (lambda: theory_moments.largest_rate_fixed_point(0), "n_flows"),
+        (lambda: theory_moments.largest_rate_fixed_point(0), "n"),
         (lambda: theory_moments.largest_rate_second_moment(2, 1.0), "beta"),
-        (lambda: theory_moments.beatdown_second_moment(1), "n_flows"),
-        (lambda: theory_moments.beatdown_tag_point(1.5), "n_flows"),
+        (lambda: theory_moments.beatdown_second_moment(1), "n"),
+        (lambda: theory_moments.beatdown_tag_point(1.5), "n"),
         (lambda: theory_moments.rate_independent_moments(2, probs=[0.5, 0.6]), "probs"),
         (lambda: theory_moments.rate_independent_moments(2, beta=[0.5, 0.0]), "beta"),
         (lambda: theory_moments.rate_independent_moments(2, eta=-1.0), "eta"),
-        (lambda: theory_moments.rate_independent_moments(7), "n_flows"),
+        (lambda: theory_moments.rate_independent_moments(7), "n"),
     ],
 )
 def test_bad_input_names_the_parameter(call, name: str) -> None:

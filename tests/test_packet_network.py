@@ -86,7 +86,7 @@ def test_two_uncoupled_subflows_take_two_thirds_of_a_shared_bottleneck():
 
 
 def test_weighted_subflows_aimd_quarter_half_take_one_half():
-    assert 0.40 < shared_bottleneck(TcpConfig(variant="aimd", a=0.25, b=0.5)) < 0.60
+    assert 0.40 < shared_bottleneck(TcpConfig(variant="aimd", a=0.25, beta=0.5)) < 0.60
 
 
 def bmc(queue_s, seed: int = 0) -> Network:

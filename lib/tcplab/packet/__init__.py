@@ -2,11 +2,11 @@
 
 One scheduled event per packet hop (no per-packet processes): links compute departures in
 closed form, queues decide admission on arrival, senders implement Tahoe/Reno/NewReno and
-weighted AIMD(a, b). :class:`Network` wires any topology of named links and connections with
-one or more paths (subflows). A run is described by a frozen, checked
-:class:`PacketSetup` (topology, queue, TCP, run length, probes) and run by :func:`run`; the
-standard N-flow dumbbell is :class:`DumbbellTopology` (:func:`run_dumbbell` is its keyword
-form).
+weighted AIMD (increase ``a``, decrease factor ``beta``). :class:`Network` wires any topology
+of named links and connections with one or more paths (subflows). A run is described by a
+frozen, checked :class:`PacketSetup` (topology, queue, TCP, run length, probes) and run by
+:func:`run`; the standard N-connection dumbbell is :class:`DumbbellTopology`
+(:func:`run_dumbbell` is its keyword form).
 """
 
 from __future__ import annotations

@@ -330,7 +330,7 @@ class RTTParams:
 
     etas: tuple[float, ...] = (1 / 16, 1 / 4, 1.0, 4.0, 16.0)
     policies: tuple[str, ...] = ONE_POLICIES
-    n_flows: int = 4
+    n: int = 4
     beta: float = 0.5
     events: int = 20_000
     replicas: int = 8
@@ -346,7 +346,7 @@ def rtt(params: RTTParams, seed: int = 0) -> pd.DataFrame:
     for eta in params.etas:
         for policy in params.policies:
             result = fluid.simulate(
-                params.n_flows,
+                params.n,
                 policy,
                 beta=params.beta,
                 eta=eta,
@@ -360,7 +360,7 @@ def rtt(params: RTTParams, seed: int = 0) -> pd.DataFrame:
                     "policy": policy,
                     "simulated": result.aggregate,
                     "ci": result.aggregate_ci,
-                    "formula": altman.parallel_throughput(params.n_flows, params.beta),
+                    "formula": altman.parallel_throughput(params.n, params.beta),
                 }
             )
     return pd.DataFrame(rows)

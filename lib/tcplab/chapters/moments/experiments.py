@@ -143,7 +143,7 @@ def with_exact(table: pd.DataFrame) -> pd.DataFrame:
 class DistributionParams:
     """Exact time-stationary histograms of one connection's rate, N = 2 identical connections."""
 
-    n_flows: int = 2
+    n: int = 2
     beta: float = 0.5
     events: int = 200_000
     warmup_events: int = 2_000
@@ -176,7 +176,7 @@ def distributions(params: DistributionParams, seed: int = 0) -> pd.DataFrame:
     frames = []
     for name in POLICIES:
         path = fluid.sample_path(
-            params.n_flows,
+            params.n,
             _policy(name, params.beatdown_threshold),
             beta=params.beta,
             events=params.warmup_events + params.events,
@@ -184,10 +184,10 @@ def distributions(params: DistributionParams, seed: int = 0) -> pd.DataFrame:
         )
         skip = params.warmup_events
         time = path.times[-1] - path.times[skip]
-        mass = segment_histogram(path, edges, skip).sum(axis=1) / (params.n_flows * time)
+        mass = segment_histogram(path, edges, skip).sum(axis=1) / (params.n * time)
         a = path.rates_after[skip:-1] / path.capacity
         b = path.rates_before[skip + 1 :] / path.capacity
-        second = float(((b**3 - a**3) / 3.0).sum() / (params.n_flows * time))
+        second = float(((b**3 - a**3) / 3.0).sum() / (params.n * time))
         frames.append(
             pd.DataFrame(
                 {
