@@ -161,12 +161,12 @@ def fingerprint(modules: Iterable[str | ModuleType]) -> str:
 
 
 def jsonable(params: Any) -> Any:
-    if dataclasses.is_dataclass(params):
+    if dataclasses.is_dataclass(params) and not isinstance(params, type):
         params = dataclasses.asdict(params)
     return json.loads(json.dumps(params, default=float))
 
 
-def _write_atomically(path: Path, write: Callable[[Path], None]) -> None:
+def _write_atomically(path: Path, write: Callable[[Path], object]) -> None:
     temporary = path.with_name(path.name + ".tmp")
     try:
         write(temporary)

@@ -12,6 +12,7 @@ import os
 import sys
 import time
 from collections.abc import Sequence
+from typing import Any, NoReturn
 
 import numpy as np
 from tqdm import tqdm
@@ -28,7 +29,7 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # argparse would print the usage and exit
+    def error(self, message: str) -> NoReturn:  # argparse would print the usage and exit
         raise UsageError(message)
 
 
@@ -63,7 +64,7 @@ def _sawtooth(args: argparse.Namespace) -> int:
     return 0
 
 
-def _numbers(name: str, text: str | None) -> list[float] | float | None:
+def _numbers(name: str, text: str | None) -> Any:
     """``"0.5"`` -> 0.5, ``"0.4,0.6"`` -> [0.4, 0.6]; a bad entry names the parameter."""
     if text is None:
         return None

@@ -250,7 +250,7 @@ def make_policy(
     if probs is not None and name != "rate-independent":
         raise ValueError(f"probs is only used by policy 'rate-independent', not policy={name!r}")
     if name == "rate-independent":
-        policy: LossPolicy = RateIndependent(None if probs is None else probs)
+        policy: LossPolicy = RateIndependent(None if probs is None else probs)  # type: ignore[arg-type]  # checked by RateIndependent
     else:
         policy = _FACTORIES[name]()
     return policy.bind(n)

@@ -51,7 +51,7 @@ class Experiment:
     def function(self) -> Callable[[Any, int], pd.DataFrame]:
         return _load(self.compute)
 
-    def parameter_class(self) -> type:
+    def parameter_class(self) -> Any:
         where = self.params if ":" in self.params else f"{self.module}:{self.params}"
         return _load(where)
 

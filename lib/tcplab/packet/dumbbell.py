@@ -9,12 +9,13 @@ paths (BMC) are built on a Network directly.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 from ..checks import check_int, check_per_flow
 from .link import Link
@@ -25,7 +26,7 @@ from .tcp import Receiver, TcpConfig, TcpSender
 __all__ = ["Dumbbell", "DumbbellResult", "run_dumbbell", "simulate", "jain_index", "queue_counters"]
 
 
-def jain_index(values: Sequence[float]) -> float:
+def jain_index(values: ArrayLike) -> float:
     """Jain's fairness index (sum x)^2 / (n sum x^2): 1 for equal shares, 1/n for one winner."""
     x = np.asarray(values, dtype=float)
     denominator = len(x) * float(np.sum(x * x))
@@ -80,7 +81,7 @@ class Dumbbell:
         self.receivers: list[Receiver] = [s.receiver for s in net.subflows]
         self.reverse: list[Link] = [s.ack_path for s in net.subflows]
 
-    def start(self, times: Sequence[float]) -> None:
+    def start(self, times: Iterable[float]) -> None:
         """Start sender i at simulated time ``times[i]``."""
         for connection, t in zip(self.connections, times, strict=True):
             connection.start(t)

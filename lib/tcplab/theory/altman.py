@@ -66,12 +66,18 @@ def parallel_throughput(n: ArrayLike, beta: float = 0.5) -> np.ndarray | float:
 class Measured(Protocol):
     """What :func:`theorem1_bound` reads from a run of the fluid model (a FluidResult)."""
 
-    n: int
-    beta: tuple[float, ...]
-    eta: tuple[float, ...]
-    capacity: float
-    replicas: int
-    simulated_time: float
+    @property
+    def n(self) -> int: ...
+    @property
+    def beta(self) -> tuple[float, ...]: ...
+    @property
+    def eta(self) -> tuple[float, ...]: ...
+    @property
+    def capacity(self) -> float: ...
+    @property
+    def replicas(self) -> int: ...
+    @property
+    def simulated_time(self) -> float: ...
 
 
 def theorem1_bound(run: Measured) -> float:

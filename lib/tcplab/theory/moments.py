@@ -155,12 +155,12 @@ def rate_independent_moments(
         a[:, i] += (1.0 - b[i]) * (share - np.eye(n)[i])
         mats.append(a)
     ones = np.ones(n)
-    moments = [np.ones(1)]
+    moments: list[np.ndarray] = [np.ones(1)]
     for k in (1, 2, 3):
         size = n**k
         step = np.zeros((size, size))
         for i in range(n):
-            power = mats[i]
+            power: np.ndarray = mats[i]
             for _ in range(k - 1):
                 power = np.kron(power, mats[i])
             step += p[i] * power

@@ -323,7 +323,9 @@ def example1_explorer(table: pd.DataFrame, paper_value: float) -> alt.VConcatCha
     return alt.vconcat(plot, readout).add_params(sigma)
 
 
-def example1_chart(table: pd.DataFrame, sigma: float | None = None, title: str = "") -> alt.Chart:
+def example1_chart(
+    table: pd.DataFrame, sigma: float | None = None, title: str = ""
+) -> alt.LayerChart | alt.FacetChart:
     """Fig. 3 without sliders (for live panels): per-class and aggregate against sigma."""
     layers = list(_example1_layers(table))
     if sigma is not None:  # drawn first, under the points
@@ -467,7 +469,9 @@ def multtcp_chart(table: pd.DataFrame, paper_value: float, paper_n: int, paper_r
 # ---- round-trip times, and connections that differ -------------------------------------------
 
 
-def rtt_chart(table: pd.DataFrame, paper_value: float, tolerance: float) -> alt.LayerChart:
+def rtt_chart(
+    table: pd.DataFrame, paper_value: float, tolerance: float
+) -> alt.LayerChart | alt.FacetChart:
     """Aggregate of four identical connections for several common eta, per policy, with the
     band of +- ``tolerance`` around ``paper_value`` (12/13)."""
     frame = _slim(table, ["eta", "policy", "simulated"])
@@ -515,7 +519,7 @@ def rtt_chart(table: pd.DataFrame, paper_value: float, tolerance: float) -> alt.
     )
 
 
-def heterogeneous_chart(table: pd.DataFrame) -> alt.LayerChart:
+def heterogeneous_chart(table: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
     """Aggregate per case and policy, the range any ONE policy can give, and the exact value
     for the rate-independent policy; eq. (5) of the paper where the connections are all alike
     but for their RTTs (what 'RTT insensitivity' would predict)."""

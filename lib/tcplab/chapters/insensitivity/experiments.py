@@ -235,14 +235,17 @@ def sample_paths(params: PathsParams, seed: int = 0) -> pd.DataFrame:
     frames = []
     for sigma in params.sigmas:
         policy = policies.RateIndependent(theory_parallel.example1_probs(sigma))
-        kwargs = {"beta": params.beta, "eta": params.eta}
-        warm = fluid.sample_path(4, policy, events=params.warmup_events, seed=seed, **kwargs)
+        beta, eta = params.beta, params.eta
+        warm = fluid.sample_path(
+            4, policy, beta=beta, eta=eta, events=params.warmup_events, seed=seed
+        )
         # events come every (1 - beta) x_M / (4 eta): about c / (32 eta) for beta = 1/2 and an
         # even policy, less when the small connections are picked more; double until covered
         events = int(np.ceil(32 * params.window * params.eta / (1 - params.beta)))
         while True:
             path = fluid.sample_path(
-                4, policy, events=events, start=warm.rates_after[-1], seed=seed + 1, **kwargs
+                4, policy, beta=beta, eta=eta, events=events, start=warm.rates_after[-1],
+                seed=seed + 1,
             )
             if path.times[-1] >= params.window:
                 break

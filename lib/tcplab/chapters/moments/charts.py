@@ -150,7 +150,7 @@ def distribution_chart(dist: pd.DataFrame, policies: tuple[str, ...]) -> alt.VCo
     return alt.vconcat(top, cdf).add_params(pick)
 
 
-def largest_rate_chart(largest: pd.DataFrame) -> alt.LayerChart:
+def largest_rate_chart(largest: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
     """Rates just before congestion under largest-rate: simulation vs eq. (9), per N."""
     roles = alt.Color("role:N", title=None, scale=role_scale([OURS, PAPER]))
     x = alt.X("n:O", title="number of connections N", axis=alt.Axis(labelAngle=0))

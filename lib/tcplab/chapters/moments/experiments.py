@@ -44,7 +44,7 @@ POLICIES = ("beatdown", "rate-independent", "rate-proportional", "largest-rate")
 BEATDOWN_THRESHOLD = 1e-7
 
 
-def _policy(name: str, threshold: float = BEATDOWN_THRESHOLD) -> policies.LossPolicy:
+def _policy(name: str, threshold: float = BEATDOWN_THRESHOLD) -> policies.LossPolicy | str:
     return policies.Beatdown(threshold=threshold) if name == "beatdown" else name
 
 

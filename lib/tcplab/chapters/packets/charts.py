@@ -35,7 +35,7 @@ def throughput_chart(
     label: str = "buffer b (packets)",
     title: str = "",
     paper: list[dict] | None = None,
-) -> alt.LayerChart:
+) -> alt.LayerChart | alt.FacetChart:
     """Utilisation against N for every value of ``key``; a drop-down highlights one value.
 
     ``table`` has columns n, utilisation, theorem1 and ``key``. ``paper`` is a list of
@@ -247,7 +247,7 @@ MATHIS = f"{FORMULA}: Mathis et al. 1997"
 PADHYE = f"{FORMULA}: Padhye et al. 1998 (time-outs)"
 
 
-def loss_chart(table: pd.DataFrame) -> alt.LayerChart:
+def loss_chart(table: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
     """One flow under random loss: goodput against p (log-log), with the two formulas."""
     data = table[["p", "rate_pps", "mathis_pps", "padhye_pps", "timeouts"]].round(5)
     names = {"rate_pps": OURS, "mathis_pps": MATHIS, "padhye_pps": PADHYE}

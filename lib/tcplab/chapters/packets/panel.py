@@ -43,7 +43,7 @@ def dumbbell_live(
     utilisation, Theorem 1, mean connections signalled per congestion event, time-outs."""
     check_choice("select", select, SELECTIONS)  # the queue is checked by run_dumbbell
     seconds = check_range("seconds", seconds, 1.0, 300.0)
-    extra = {"threshold": 3, "select": select} if queue == "threshold" else {}
+    extra: dict[str, Any] = {"threshold": 3, "select": select} if queue == "threshold" else {}
     params = packets.PacketsParams()
     run = packets.run_setup(
         params, n, queue, buffer, duration=WARMUP + seconds, warmup=WARMUP, seed=seed,

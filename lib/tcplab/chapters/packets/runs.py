@@ -45,10 +45,10 @@ def chapter_queue(params: PacketsParams, kind: str, buffer: int, **dropper: Any)
     (``threshold``, ``hold`` in seconds, ``select``); options for another discipline are
     refused by :class:`~tcplab.packet.QueueSetup`."""
     if kind == "red":
-        red = {"w_q": params.red_w_q, "max_p": params.red_max_p, "wait": True}
+        red: dict[str, Any] = {"w_q": params.red_w_q, "max_p": params.red_max_p, "wait": True}
         return QueueSetup("red", buffer, **red, **dropper)
     if kind == "threshold":
-        hold = {"hold": params.hold_rtts * RTT_S, "select": params.threshold_select}
+        hold: dict[str, Any] = {"hold": params.hold_rtts * RTT_S, "select": params.threshold_select}
         return QueueSetup("threshold", buffer, **{**hold, **dropper})
     return QueueSetup(kind, buffer, **dropper)
 
