@@ -8,7 +8,7 @@ Figs. 3 and 4 (a biased rate-independent policy), the comparison with synchronis
 paper with connections that differ in beta or in eta (round-trip time).
 
 Every number is the exact fluid model's (:mod:`tcplab.fluid`); the closed forms they are set
-against are in :mod:`tcplab.theory` and :mod:`tcplab.theory_parallel`.
+against are in :mod:`tcplab.theory.altman` and :mod:`tcplab.theory.parallel`.
 """
 
 from __future__ import annotations
