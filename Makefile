@@ -44,15 +44,17 @@ book: setup  ## build the HTML book into _build/html from the data shipped in da
 	timeout $(BOOK_TIMEOUT) $(BIN)/jupyter-book build . --warningiserror --nitpick --keep-going
 	@echo "Built: $(abspath _build/html/index.html)   (make serve to browse it)"
 
-test: setup browser  ## run every test tier: lint, unit, property, statistical, notebooks, book, browser
+test: setup browser  ## run every test tier: lint, types, unit, property, statistical, notebooks, book, browser
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(BIN)/pytest
 
 test-fast: setup  ## the model tiers only (no notebooks, book or browser)
 	$(BIN)/pytest -m "not notebooks and not book and not browser"
 
-lint: setup
+lint: setup  ## ruff and the type checker (mypy, configured in pyproject.toml)
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 data: setup  ## recompute every full-scale result in data/ (long; progress bars)
 	$(BIN)/tcplab data

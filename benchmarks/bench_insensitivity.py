@@ -21,8 +21,8 @@ import time
 
 import numpy as np
 
-from tcplab.experiments import insensitivity as ins
-from tcplab.experiments import insensitivity_claims as ic
+from tcplab.chapters.insensitivity import claims as ic
+from tcplab.chapters.insensitivity import experiments as ins
 
 TARGET_S = 10.0
 

@@ -18,10 +18,10 @@ import argparse
 import platform
 import time
 
-from tcplab.experiments.moments import BEATDOWN_THRESHOLD, POLICIES
+from tcplab.chapters.moments.experiments import BEATDOWN_THRESHOLD, POLICIES
 from tcplab.fluid import simulate
 from tcplab.policies import Beatdown
-from tcplab.theory_moments import PAPER_THEOREM2
+from tcplab.theory.moments import PAPER_THEOREM2
 
 #: starting (replicas, events) per policy; the run doubles until precise enough (longer runs
 #: for the deterministic policies, whose error is the partial cycle at both ends of a run)

@@ -38,7 +38,7 @@ CLI_CASES: dict[str, list[str]] = {
     "sawtooth": ["sawtooth", "--beta", "0.6", "--eta", "2", "--events", "50", "--json"],
     **{
         f"fluid-{policy}": [
-            "fluid", "--flows", "3", "--policy", policy, "--events", "300", "--replicas", "4",
+            "fluid", "--n", "3", "--policy", policy, "--events", "300", "--replicas", "4",
             "--seed", str(seed), "--json",
         ]
         for seed, policy in enumerate(
@@ -46,12 +46,12 @@ CLI_CASES: dict[str, list[str]] = {
         )
     },
     "fluid-heterogeneous": [
-        "fluid", "--flows", "2", "--probs", "0.3,0.7", "--beta", "0.4,0.6", "--eta", "1,2",
+        "fluid", "--n", "2", "--probs", "0.3,0.7", "--beta", "0.4,0.6", "--eta", "1,2",
         "--events", "300", "--replicas", "3", "--seed", "7", "--json",
     ],
     **{
         f"packet-{tcp}-{queue}": [
-            "packet", "--flows", "4", "--queue", queue, "--buffer", "20", "--duration", "20",
+            "packet", "--n", "4", "--queue", queue, "--buffer", "20", "--duration", "20",
             "--warmup", "5", "--tcp", tcp, "--seed", str(seed), "--json",
         ]
         for seed, (tcp, queue) in enumerate(
@@ -61,14 +61,14 @@ CLI_CASES: dict[str, list[str]] = {
     },
     **{
         f"packet-threshold-{select}": [
-            "packet", "--flows", "5", "--queue", "threshold", "--buffer", "100",
+            "packet", "--n", "5", "--queue", "threshold", "--buffer", "100",
             "--threshold", "3", "--hold-ms", "150", "--select", select, "--duration", "20",
             "--warmup", "5", "--seed", "11", "--json",
         ]
         for select in ("first", "random", "largest")
     },
     "packet-red-thresholds": [
-        "packet", "--flows", "6", "--queue", "red", "--buffer", "60", "--min-th", "10",
+        "packet", "--n", "6", "--queue", "red", "--buffer", "60", "--min-th", "10",
         "--max-th", "40", "--max-p", "0.2", "--overhead-ms", "1", "--duration", "20",
         "--warmup", "5", "--seed", "5", "--json",
     ],
@@ -80,15 +80,15 @@ CLI_CASES: dict[str, list[str]] = {
 
 def experiment_table(name: str) -> pd.DataFrame:
     """Experiment ``name`` at quick scale and seed ``SEED``, computed now (never cached)."""
-    from tcplab import experiments
+    from tcplab import registry
 
-    return experiments.run(name, scale="quick", seed=SEED)
+    return registry.run(name, scale="quick", seed=SEED)
 
 
 def experiment_names() -> list[str]:
-    from tcplab import experiments
+    from tcplab import registry
 
-    return sorted(experiments.REGISTRY)
+    return sorted(registry.REGISTRY)
 
 
 def cli_output(argv: list[str]) -> Any:

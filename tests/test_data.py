@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from tcplab import cache, experiments
+from tcplab import cache, registry
 
 
-@pytest.mark.parametrize("name", sorted(experiments.REGISTRY))
+@pytest.mark.parametrize("name", sorted(registry.REGISTRY))
 def test_shipped_result_is_fresh(name: str) -> None:
-    experiment = experiments.REGISTRY[name]
+    experiment = registry.REGISTRY[name]
     found = cache.load(cache.Entry(name))
     assert found is not None, f"data/{name}.csv is missing: run `make data`"
     table, meta = found
     assert meta["scale"] == "full" and meta["seed"] == 0
     assert meta["params"] == cache.jsonable(experiment.parameters("full"))
-    assert cache.is_fresh(meta, experiment.modules), (
+    assert cache.is_fresh(meta, experiment.modules()), (
         f"data/{name}.csv was made by older code: run `make data`"
     )
     assert len(table) == meta["rows"] and list(table.columns) == meta["columns"]

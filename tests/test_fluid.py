@@ -25,18 +25,10 @@ from hypothesis import strategies as st
 from tcplab import fluid
 from tcplab.fluid import CHUNK_REPLICAS, FluidResult, sample_path, simulate
 from tcplab.policies import POLICY_NAMES, Beatdown, LargestRate, RateIndependent
-from tcplab.theory import parallel_throughput
-from tcplab.theory_parallel import rate_independent_throughputs
+from tcplab.theory.altman import parallel_throughput, theorem1_bound
+from tcplab.theory.parallel import rate_independent_throughputs
 
 from stat_tools import binomial_region, t_quantile, widen
-
-
-def theorem1_bound(result: FluidResult) -> float:
-    """Largest possible |aggregate - Theorem 1| for this run (see the module docstring)."""
-    beta, eta, n = result.beta[0], result.eta[0], result.n_flows
-    rho = (1 + beta) / (1 - beta)
-    c = result.capacity
-    return result.replicas * (1 + rho) * c / (2 * eta * (1 + n * rho) * result.simulated_time)
 
 
 def two_flow_rate_independent(probs: tuple[float, float], beta: float, eta: tuple) -> float:
@@ -319,7 +311,7 @@ def models(draw: st.DrawFn) -> dict:
         weights = np.array(draw(st.lists(st.floats(0.0, 1.0), min_size=n, max_size=n)))
         probs = (weights / weights.sum()).tolist() if weights.sum() > 0 else None
     return {
-        "n_flows": n,
+        "n": n,
         "policy": policy,
         "probs": probs,
         "beta": beta,
@@ -333,7 +325,7 @@ def models(draw: st.DrawFn) -> dict:
 @given(models(), st.integers(1, 80))
 def test_path_properties(model: dict, events: int) -> None:
     path = sample_path(**model, events=events)
-    c, n = model["capacity"], model["n_flows"]
+    c, n = model["capacity"], model["n"]
     beta = np.broadcast_to(model["beta"], (n,))
     eta = np.broadcast_to(model["eta"], (n,))
     assert np.all(path.rates_before >= 0) and np.all(path.rates_after >= 0)
@@ -487,8 +479,8 @@ def test_results_are_read_only() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "name"),
     [
-        ({"n_flows": 0}, "n_flows"),
-        ({"n_flows": 2.5}, "n_flows"),
+        ({"n": 0}, "n"),
+        ({"n": 2.5}, "n"),
         ({"capacity": 0.0}, "capacity"),
         ({"capacity": -1.0}, "capacity"),
         ({"capacity": float("inf")}, "capacity"),
@@ -514,7 +506,7 @@ def test_results_are_read_only() -> None:
     ],
 )
 def test_bad_input_names_the_parameter(kwargs: dict, name: str) -> None:
-    args = {"n_flows": 2, "events": 10, "replicas": 1} | kwargs
+    args = {"n": 2, "events": 10, "replicas": 1} | kwargs
     with pytest.raises(ValueError, match=name):
         simulate(**args)
     if name in ("replicas", "warmup_events"):

@@ -1,7 +1,7 @@
 """The insensitivity chapter: closed forms, experiments, every paper-vs-book claim, charts, panel.
 
 Every claim of the chapter's table is checked here with the tolerance the chapter prints
-(the constants of :mod:`tcplab.experiments.insensitivity`), at quick scale (computed now) and
+(the constants of :mod:`tcplab.chapters.insensitivity.claims`), at quick scale (computed now) and
 on the full-scale results shipped in data/. Rows that set Theorem 1 against connections it
 was not made for are expected to disagree; :data:`EXPECTED_VERDICTS` says which.
 """
@@ -15,12 +15,13 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tcplab import cache, charts, experiments, fluid, theory
-from tcplab import theory_parallel as tp
-from tcplab.charts import insensitivity as ichart
+from tcplab import cache, charts, fluid, registry
+from tcplab.chapters.insensitivity import charts as ichart
+from tcplab.chapters.insensitivity import claims as ic
+from tcplab.chapters.insensitivity import experiments as ins
 from tcplab.claims import Claim
-from tcplab.experiments import insensitivity as ins
-from tcplab.experiments import insensitivity_claims as ic
+from tcplab.theory import altman
+from tcplab.theory import parallel as tp
 
 from stat_tools import widen
 
@@ -36,7 +37,7 @@ NAMES = (*CLAIM_TABLES, "insensitivity-paths")
 
 @pytest.fixture(scope="module")
 def quick() -> dict[str, pd.DataFrame]:
-    return {name: experiments.run(name, scale="quick", seed=0) for name in NAMES}
+    return {name: registry.run(name, scale="quick", seed=0) for name in NAMES}
 
 
 @pytest.fixture(scope="module")
@@ -138,7 +139,7 @@ def test_multtcp_formulas(n: int) -> None:
     assert tp.multtcp_ratio(n, 0.5) == pytest.approx(1 + (n - 1) / (12 * n**2), rel=1e-14)
     b = tp.matching_decrease(n, 0.5)
     assert 0 < b < 1 and b == pytest.approx(1 - 2 / (1 + 3 * n))
-    assert (1 + b) / 2 == pytest.approx(theory.parallel_throughput(n, 0.5), rel=1e-14)
+    assert (1 + b) / 2 == pytest.approx(altman.parallel_throughput(n, 0.5), rel=1e-14)
 
 
 @pytest.mark.parametrize("beta", [0.1, 0.5, 0.7, 0.95])
@@ -163,10 +164,10 @@ def test_rate_independent_closed_form_special_cases() -> None:
     assert tp.rate_independent_throughputs([1.0], 0.3) == pytest.approx([0.65])
     for n in (2, 3, 5):
         each = tp.rate_independent_throughputs([1 / n] * n, 0.5)
-        assert each == pytest.approx([theory.parallel_throughput(n, 0.5) / n] * n, abs=1e-12)
+        assert each == pytest.approx([altman.parallel_throughput(n, 0.5) / n] * n, abs=1e-12)
     # identical connections: any probabilities give Theorem 1 in total
     skewed = tp.rate_independent_throughputs([0.1, 0.2, 0.3, 0.4], 0.7, 2.0, capacity=3.0)
-    assert skewed.sum() == pytest.approx(3.0 * theory.parallel_throughput(4, 0.7), rel=1e-12)
+    assert skewed.sum() == pytest.approx(3.0 * altman.parallel_throughput(4, 0.7), rel=1e-12)
     # unequal eta: the 5/6 of tests/test_fluid.py, not Theorem 1's 6/7
     assert tp.rate_independent_throughputs([0.5, 0.5], 0.5, [1.0, 3.0]).sum() == pytest.approx(
         5 / 6, abs=1e-12
@@ -183,7 +184,7 @@ def test_example1_classes_are_straight_lines_in_sigma(sigma: float) -> None:
 @pytest.mark.parametrize(("n", "beta"), [(2, 0.8), (6, 0.3)])
 def test_two_classes_interpolate_between_theorem1_values(n: int, beta: float) -> None:
     """Observed, not proved: class 1 = (1 - s) xbar(N/2) + s (xbar(N) - xbar(N/2))."""
-    half, whole = theory.parallel_throughput(n // 2, beta), theory.parallel_throughput(n, beta)
+    half, whole = altman.parallel_throughput(n // 2, beta), altman.parallel_throughput(n, beta)
     for sigma in (0.1, 0.37, 0.8):
         exact = tp.rate_independent_throughputs(tp.two_class_probs(sigma, n), beta)
         expected = (1 - sigma) * half + sigma * (whole - half)
@@ -193,7 +194,7 @@ def test_two_classes_interpolate_between_theorem1_values(n: int, beta: float) ->
 def test_one_policy_range() -> None:
     assert tp.one_policy_range(2, 0.5, [1.0, 3.0]) == pytest.approx((0.8, 12 / 13))
     low, high = tp.one_policy_range(5, 0.6, 2.0)
-    assert low == pytest.approx(high) == pytest.approx(theory.parallel_throughput(5, 0.6))
+    assert low == pytest.approx(high) == pytest.approx(altman.parallel_throughput(5, 0.6))
 
 
 @pytest.mark.parametrize(
@@ -228,14 +229,14 @@ def test_the_generalised_identity_holds_along_a_path(
     ("call", "message"),
     [
         (lambda: tp.synchronised_throughput(2, beta=1.5), "beta=1.5 is outside the allowed range"),
-        (lambda: tp.multtcp_throughput(0), "n_flows=0"),
-        (lambda: tp.gain_one_over_all([1, 0.5]), "n_flows=0.5"),
+        (lambda: tp.multtcp_throughput(0), "n=0"),
+        (lambda: tp.gain_one_over_all([1, 0.5]), "n=0.5"),
         (lambda: tp.example1_probs(0.0), "sigma=0.0 is outside the allowed range (0, 1)"),
-        (lambda: tp.two_class_probs(0.5, 3), "n_flows=3 must be even"),
+        (lambda: tp.two_class_probs(0.5, 3), "n=3 must be even"),
         (lambda: tp.rate_independent_throughputs([0.5, 0.5, 0.0]), "probs[2]=0.0"),
         (lambda: tp.rate_independent_throughputs([0.5, 0.6]), "must sum to 1"),
         (lambda: tp.rate_independent_throughputs([0.5, 0.5], eta=[1, -1]), "eta[1]=-1.0 is"),
-        (lambda: tp.rate_independent_throughputs([0.5, 0.5], beta=[0.5]), "length n_flows=2"),
+        (lambda: tp.rate_independent_throughputs([0.5, 0.5], beta=[0.5]), "length n=2"),
         (lambda: tp.one_policy_range(2, 0.5, [1.0, 0.0]), "eta[1]=0.0"),
     ],
 )
@@ -317,16 +318,16 @@ def test_every_chart_renders(quick: dict[str, pd.DataFrame]) -> None:
 
 
 def test_the_live_panel_builds_and_explains_itself_on_a_static_page() -> None:
-    from tcplab import widgets_insensitivity as wi
+    from tcplab.chapters.insensitivity import panel as wi
 
-    frame = wi.example1_frame(0.3, n_flows=6, beta=0.5, events=500)
+    frame = wi.example1_frame(0.3, n=6, beta=0.5, events=500)
     chosen = frame[frame["simulated"].notna()]
     assert set(chosen["sigma"]) == {0.3} and len(chosen) == 3
     assert frame.groupby("sigma")["formula"].sum().gt(0).all()
     panel = wi.example1_panel()
     assert "tcplab-live-note" in panel._repr_mimebundle_()["text/html"]
-    with pytest.raises(ValueError, match="n_flows=5 must be even"):
-        wi.example1_frame(0.3, n_flows=5)
+    with pytest.raises(ValueError, match="n=5 must be even"):
+        wi.example1_frame(0.3, n=5)
 
 
 # ---- the built page: sliders work with no kernel ----------------------------------------------

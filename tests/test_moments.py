@@ -14,9 +14,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tcplab import cache, claims, experiments, fluid, theory, theory_moments
-from tcplab.charts import moments as charts
-from tcplab.experiments import moments
+from tcplab import cache, claims, fluid, registry
+from tcplab.chapters.moments import charts
+from tcplab.chapters.moments import claims as mc
+from tcplab.chapters.moments import experiments as moments
+from tcplab.theory import altman
+from tcplab.theory import moments as theory_moments
 
 from stat_tools import widen
 
@@ -38,7 +41,7 @@ def _results(scale: str) -> dict[str, pd.DataFrame]:
             assert found is not None, f"data/{name}.csv is missing"
             out[name] = found[0]
         return out
-    return {name: experiments.run(name, scale="quick") for name in NAMES}
+    return {name: registry.run(name, scale="quick") for name in NAMES}
 
 
 @pytest.fixture(scope="module", params=["quick", "full"])
@@ -47,7 +50,7 @@ def results(request: pytest.FixtureRequest) -> dict[str, pd.DataFrame]:
 
 
 def _claims(results: dict[str, pd.DataFrame]) -> dict[str, claims.Claim]:
-    return moments.paper_claims(
+    return mc.paper_claims(
         moments.with_exact(results["moments-table"]),
         results["moments-largest-rate"],
         results["moments-beatdown-tags"],
@@ -69,7 +72,7 @@ def test_theorem2_closed_forms() -> None:
 @pytest.mark.parametrize("beta", [0.3, 0.5, 0.8])
 def test_beatdown_and_largest_rate_means_are_theorem1(n: int, beta: float) -> None:
     """Theorem 3: the beatdown cycle's mean is Theorem 1; so is largest-rate's fixed point."""
-    want = theory.parallel_throughput(n, beta)
+    want = altman.parallel_throughput(n, beta)
     assert n * theory_moments.beatdown_mean(n, beta) == pytest.approx(want, rel=1e-12)
     x1 = theory_moments.largest_rate_fixed_point(n, beta)[0]
     assert n * x1 * (1 + beta) / 2 == pytest.approx(want, rel=1e-12)
@@ -85,7 +88,7 @@ def test_printed_beatdown_summary_does_not_sum_to_one() -> None:
 
 def test_rate_independent_moments_match_throughput_and_simulation() -> None:
     mean, second = theory_moments.rate_independent_moments(3, beta=0.5)
-    assert mean.sum() == pytest.approx(theory.parallel_throughput(3), rel=1e-10)
+    assert mean.sum() == pytest.approx(altman.parallel_throughput(3), rel=1e-10)
     result = fluid.simulate(2, "rate-independent", beta=[0.5, 0.8], events=2000, replicas=1024)
     _, exact = theory_moments.rate_independent_moments(2, beta=[0.5, 0.8])
     # both connections within their 99.95% intervals: 0.1% false alarms for the test
@@ -97,14 +100,14 @@ def test_rate_independent_moments_match_throughput_and_simulation() -> None:
 @pytest.mark.parametrize(
     ("call", "name"),
     [
-        (lambda: theory_moments.largest_rate_fixed_point(0), "n_flows"),
+        (lambda: theory_moments.largest_rate_fixed_point(0), "n"),
         (lambda: theory_moments.largest_rate_second_moment(2, 1.0), "beta"),
-        (lambda: theory_moments.beatdown_second_moment(1), "n_flows"),
-        (lambda: theory_moments.beatdown_tag_point(1.5), "n_flows"),
+        (lambda: theory_moments.beatdown_second_moment(1), "n"),
+        (lambda: theory_moments.beatdown_tag_point(1.5), "n"),
         (lambda: theory_moments.rate_independent_moments(2, probs=[0.5, 0.6]), "probs"),
         (lambda: theory_moments.rate_independent_moments(2, beta=[0.5, 0.0]), "beta"),
         (lambda: theory_moments.rate_independent_moments(2, eta=-1.0), "eta"),
-        (lambda: theory_moments.rate_independent_moments(7), "n_flows"),
+        (lambda: theory_moments.rate_independent_moments(7), "n"),
     ],
 )
 def test_bad_input_names_the_parameter(call, name: str) -> None:
@@ -119,11 +122,11 @@ def test_every_claim_at_the_printed_tolerance(results: dict[str, pd.DataFrame]) 
     found = _claims(results)
     assert {f"theorem2-{p}" for p in moments.POLICIES} <= set(found)
     for key, claim in found.items():
-        if key in moments.KNOWN_DISAGREEMENTS:
+        if key in mc.KNOWN_DISAGREEMENTS:
             assert not claim.within, f"{key}: the paper's value should be off"
         else:
             assert claim.within, f"{key}: {claim}"
-    for key in moments.KNOWN_DISAGREEMENTS:
+    for key in mc.KNOWN_DISAGREEMENTS:
         assert key in found
 
 
@@ -137,7 +140,7 @@ def test_beatdown_is_the_corrected_value(results: dict[str, pd.DataFrame]) -> No
     table = results["moments-table"]
     row = table[(table["n"] == 2) & table["identical"] & (table["policy"] == "beatdown")]
     assert row["second_moment"].to_numpy() == pytest.approx(
-        28 / 111, rel=moments.THEOREM2_TOLERANCE
+        28 / 111, rel=mc.THEOREM2_TOLERANCE
     )
     assert abs(row["second_moment"].iloc[0] - 1 / 3) > 0.05
 
@@ -145,7 +148,7 @@ def test_beatdown_is_the_corrected_value(results: dict[str, pd.DataFrame]) -> No
 def test_a_wrong_value_fails_the_checker(results: dict[str, pd.DataFrame]) -> None:
     claim = _claims(results)["theorem2-rate-independent"]
     assert claim.within
-    wrong = replace(claim, book=claim.paper * (1 + 2 * moments.THEOREM2_TOLERANCE))
+    wrong = replace(claim, book=claim.paper * (1 + 2 * mc.THEOREM2_TOLERANCE))
     assert not wrong.within
     assert not replace(claim, book=5 / 23).within
 
@@ -155,13 +158,13 @@ def test_closed_forms_match_the_simulations(results: dict[str, pd.DataFrame]) ->
     known = exact[exact["exact"].notna()]
     assert len(known) >= 10
     error = (known["second_moment"] / known["exact"] - 1).abs()
-    assert error.max() < moments.THEOREM2_TOLERANCE
+    assert error.max() < mc.THEOREM2_TOLERANCE
 
 
 def test_theorem2_ci_is_tight_enough(results: dict[str, pd.DataFrame]) -> None:
     table = results["moments-table"]
     two = table[(table["n"] == 2) & table["identical"]]
-    assert (two["second_moment_ci"] / two["second_moment"]).max() < moments.THEOREM2_TOLERANCE / 2
+    assert (two["second_moment_ci"] / two["second_moment"]).max() < mc.THEOREM2_TOLERANCE / 2
 
 
 def test_distributions_are_exact_and_consistent(results: dict[str, pd.DataFrame]) -> None:
@@ -186,7 +189,7 @@ def test_distributions_are_exact_and_consistent(results: dict[str, pd.DataFrame]
 def test_largest_rate_round_robin(results: dict[str, pd.DataFrame]) -> None:
     largest = results["moments-largest-rate"]
     assert largest["round_robin"].all()
-    assert (largest["simulated"] - largest["formula"]).abs().max() < moments.FIXED_POINT_TOLERANCE
+    assert (largest["simulated"] - largest["formula"]).abs().max() < mc.FIXED_POINT_TOLERANCE
 
 
 def test_segment_histogram_by_hand() -> None:
@@ -211,6 +214,7 @@ def test_charts_build_and_stay_small(results: dict[str, pd.DataFrame]) -> None:
 
 def test_registered_with_their_modules() -> None:
     for name in NAMES:
-        experiment = experiments.REGISTRY[name]
-        assert moments in experiment.modules and theory_moments in experiment.modules
+        experiment = registry.REGISTRY[name]
+        modules = experiment.modules()
+        assert moments.__name__ in modules and theory_moments.__name__ in modules
         assert math.isfinite(len(experiment.description))

@@ -10,8 +10,8 @@ from tcplab.packet import RED, DropTail, Link, TcpConfig, ThresholdDropper, make
 @pytest.mark.parametrize(
     ("kwargs", "name"),
     [
-        ({"flows": 0}, "flows"),
-        ({"flows": 2.5}, "flows"),
+        ({"n": 0}, "n"),
+        ({"n": 2.5}, "n"),
         ({"rate_mbps": 0}, "rate_mbps"),
         ({"rate_mbps": -1}, "rate_mbps"),
         ({"access_mbps": 0}, "access_mbps"),
@@ -32,9 +32,9 @@ from tcplab.packet import RED, DropTail, Link, TcpConfig, ThresholdDropper, make
         ({"overhead_ms": -1}, "overhead_ms"),
         ({"tcp": "aimd", "a": 0}, "a"),
         ({"tcp": "aimd", "a": -1}, "a"),
-        ({"tcp": "aimd", "b": 0}, "b"),
-        ({"tcp": "aimd", "b": 1}, "b"),
-        ({"tcp": "aimd", "b": 1.5}, "b"),
+        ({"tcp": "aimd", "beta": 0}, "beta"),
+        ({"tcp": "aimd", "beta": 1}, "beta"),
+        ({"tcp": "aimd", "beta": 1.5}, "beta"),
         ({"queue": "red", "queue_options": {"min_th": 8, "max_th": 5}}, "max_th"),
         ({"queue": "red", "queue_options": {"max_p": 0}}, "max_p"),
         ({"queue": "red", "queue_options": {"max_p": 1.5}}, "max_p"),
@@ -42,7 +42,7 @@ from tcplab.packet import RED, DropTail, Link, TcpConfig, ThresholdDropper, make
     ],
 )
 def test_run_dumbbell_rejects(kwargs, name):
-    args = {"flows": 2, "buffer": 10, "duration": 1.0, "warmup": 0.5, **kwargs}
+    args = {"n": 2, "buffer": 10, "duration": 1.0, "warmup": 0.5, **kwargs}
     with pytest.raises(ValueError, match=rf"\b{name}\b"):
         run_dumbbell(**args)
 
@@ -50,8 +50,8 @@ def test_run_dumbbell_rejects(kwargs, name):
 def test_messages_name_value_and_range():
     with pytest.raises(ValueError, match=r"rate_mbps=0 is outside the allowed range \(0, inf\)"):
         run_dumbbell(1, rate_mbps=0)
-    with pytest.raises(ValueError, match=r"b=1\.0 is outside the allowed range \(0, 1\)"):
-        TcpConfig(variant="aimd", b=1.0)
+    with pytest.raises(ValueError, match=r"beta=1\.0 is outside the allowed range \(0, 1\)"):
+        TcpConfig(variant="aimd", beta=1.0)
 
 
 @pytest.mark.parametrize(
@@ -68,7 +68,7 @@ def test_messages_name_value_and_range():
         (lambda: ThresholdDropper(10, hold=-1), "hold"),
         (lambda: make_queue("codel", 10), "queue"),
         (lambda: TcpConfig(a=0), "a"),
-        (lambda: TcpConfig(b=0), "b"),
+        (lambda: TcpConfig(beta=0), "beta"),
         (lambda: TcpConfig(granularity=0), "granularity"),
         (lambda: TcpConfig(max_window=0), "max_window"),
         (lambda: Link(None, 0.0, 0.01), "rate"),

@@ -124,7 +124,7 @@ def test_weighted_subflows_aimd_quarter_half_take_one_half():
     ratio_error = tcp_laws.first_order_departure(p, w_a) + tcp_laws.first_order_departure(p, w_b)
     allowance = ratio_error / 4
     assert allowance == pytest.approx(0.0125, abs=5e-4)
-    mean, half_width = shares_over(TcpConfig(variant="aimd", a=0.25, b=0.5), range(3), 220.0)
+    mean, half_width = shares_over(TcpConfig(variant="aimd", a=0.25, beta=0.5), range(3), 220.0)
     assert abs(mean - 1 / 2) <= allowance + half_width, (mean, allowance, half_width)
     assert allowance + half_width < 0.125 / 2
 

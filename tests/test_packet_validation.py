@@ -14,8 +14,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tcplab import theory
 from tcplab.packet import RED, jain_index, run_dumbbell
+from tcplab.theory import loss
 
 import tcp_laws
 from stat_tools import proportion_bound, t_half_width
@@ -156,8 +156,8 @@ def test_one_flow_under_random_loss_follows_the_square_root_law(p, seeds):
     assert abs(drops / arrivals - p) <= proportion_bound(arrivals, p, false_alarm)
     allowance = tcp_laws.first_order_departure(p, tcp_laws.window_at(p))
     for law in (
-        theory.mathis_rate(realised, LOSS_RTT),
-        theory.padhye_rate(realised, LOSS_RTT, 0.2),
+        loss.mathis_rate(realised, LOSS_RTT),
+        loss.padhye_rate(realised, LOSS_RTT, 0.2),
     ):
         mean, half_width = t_half_width(rates / law, false_alarm)
         assert abs(mean - 1) <= allowance + half_width, (mean, allowance, half_width)

@@ -8,10 +8,12 @@ import dataclasses
 import pandas as pd
 import pytest
 
-from tcplab import cache, experiments
-from tcplab.charts import packets as charts
+from tcplab import cache, registry
+from tcplab.chapters.packets import charts
+from tcplab.chapters.packets import claims as pclaims
+from tcplab.chapters.packets import experiments as packets
+from tcplab.chapters.packets import signals as psignals
 from tcplab.charts import to_svg
-from tcplab.experiments import packets
 
 from stat_tools import proportion_bound
 
@@ -20,10 +22,10 @@ NAMES = ("validation", "droptail", "red", "events", "threshold", "loss", "signal
 
 @pytest.fixture(scope="module")
 def quick() -> dict[str, pd.DataFrame]:
-    tables = {name: experiments.run(f"packets-{name}", scale="quick") for name in NAMES}
-    tables["windows"] = experiments.run("packets-windows", scale="quick")
-    tables["hold"] = experiments.run("packets-hold", scale="quick")
-    tables["replicas"] = experiments.run("packets-replicas", scale="quick")
+    tables = {name: registry.run(f"packets-{name}", scale="quick") for name in NAMES}
+    tables["windows"] = registry.run("packets-windows", scale="quick")
+    tables["hold"] = registry.run("packets-hold", scale="quick")
+    tables["replicas"] = registry.run("packets-replicas", scale="quick")
     return tables
 
 
@@ -34,7 +36,7 @@ def _shipped(name: str) -> pd.DataFrame:
 
 
 def _claims(tables: dict[str, pd.DataFrame]):
-    return packets.paper_claims(*(tables[name] for name in NAMES))
+    return pclaims.paper_claims(*(tables[name] for name in NAMES))
 
 
 def test_every_claim_holds_at_quick_scale(quick) -> None:
@@ -63,26 +65,26 @@ def test_a_wrong_value_fails_the_checker(quick) -> None:
 def test_threshold_claims_fail_when_the_policies_disagree(quick) -> None:
     table = quick["threshold"]
     assert {"random", "largest"} <= set(table["select"])
-    good = packets.threshold_claims(table)
+    good = pclaims.threshold_claims(table)
     assert len(good) == 3 and all(c.within for c in good)
     slower = table["utilisation"] - 0.1 * (table["select"] == "largest")
-    insensitivity = packets.threshold_claims(table.assign(utilisation=slower))[-1]
+    insensitivity = pclaims.threshold_claims(table.assign(utilisation=slower))[-1]
     assert "largest-rate" in insensitivity.claim and not insensitivity.within
 
 
 def test_red_signalled_claim_fails_when_no_buffer_rises(quick) -> None:
     table = quick["signalled"]
     assert set(table["queue"]) == {"droptail", "red"}
-    assert packets.signalled_red_claim(table).within
+    assert pclaims.signalled_red_claim(table).within
     falling = table.assign(rho=-table["rho"].abs())
-    assert not packets.signalled_red_claim(falling).within
+    assert not pclaims.signalled_red_claim(falling).within
 
 
 def test_a_hold_of_one_rtt_double_signals_under_largest_rate(quick) -> None:
     """The selected connection slows down one RTT after its drop: a hold of one RTT lets the
     dropper hit it again (lost retransmission, time-out); the chapter's hold does not."""
-    table = quick["hold"].set_index(["flows", "select", "hold_rtts"])
-    n = int(quick["hold"]["flows"].min())
+    table = quick["hold"].set_index(["n", "select", "hold_rtts"])
+    n = int(quick["hold"]["n"].min())
     chosen = packets.PacketsParams.quick().hold_rtts
     short, long = table.loc[(n, "largest", 1.0)], table.loc[(n, "largest", chosen)]
     assert short["timeouts"] > 5 * max(long["timeouts"], 1)
@@ -99,7 +101,7 @@ def test_the_drop_log_shows_the_dropper_hitting_one_connection_per_event(quick) 
 def test_policy_gap_is_welch_t_on_the_replicas() -> None:
     table = pd.DataFrame(
         {
-            "flows": 4,
+            "n": 4,
             "select": ["random"] * 3 + ["largest"] * 3,
             "utilisation": [0.90, 0.91, 0.92, 0.88, 0.89, 0.90],
             "theorem1": 0.923,
@@ -113,13 +115,13 @@ def test_policy_gap_is_welch_t_on_the_replicas() -> None:
 
 
 def test_loss_claims_fail_when_the_rate_is_off(quick) -> None:
-    good = packets.loss_claims(quick["loss"])
+    good = pclaims.loss_claims(quick["loss"])
     assert len(good) == 2 and all(c.within for c in good)
     # a flow 30% faster than the square-root law is outside the 15% tolerance
     fast = quick["loss"].assign(
         vs_mathis=quick["loss"]["vs_mathis"] * 1.3, vs_padhye=quick["loss"]["vs_padhye"] * 1.3
     )
-    assert not any(c.within for c in packets.loss_claims(fast))
+    assert not any(c.within for c in pclaims.loss_claims(fast))
 
 
 def test_loss_rates_follow_the_formulas_in_the_shipped_data() -> None:
@@ -132,9 +134,9 @@ def test_loss_rates_follow_the_formulas_in_the_shipped_data() -> None:
     measured = table["packets"] * params.loss_duration / (params.warmup + params.loss_duration)
     for p, n, rate in zip(table["p"], measured, table["drop_rate"], strict=True):
         assert abs(rate - p) <= proportion_bound(int(n), p, 1e-3 / len(table)), (p, rate)
-    small = table[table["p"] <= packets.MATHIS_MAX_P]
-    assert (small["vs_mathis"] - 1).abs().max() <= packets.LOSS_TOLERANCE
-    assert (table["vs_padhye"] - 1).abs().max() <= packets.LOSS_TOLERANCE
+    small = table[table["p"] <= pclaims.MATHIS_MAX_P]
+    assert (small["vs_mathis"] - 1).abs().max() <= pclaims.LOSS_TOLERANCE
+    assert (table["vs_padhye"] - 1).abs().max() <= pclaims.LOSS_TOLERANCE
 
 
 def test_signal_samples_take_the_window_just_before_each_event() -> None:
@@ -146,43 +148,43 @@ def test_signal_samples_take_the_window_just_before_each_event() -> None:
             "cwnd": [4.0, 12.0, 6.0, 2.0, 3.0, 1.5, 9.0, 4.5],
         }
     ).sort_values(["flow", "time"], kind="stable")
-    samples = packets.signal_samples(cwnd, start=0.0, gap=0.06, merge=0.24)
+    samples = psignals.signal_samples(cwnd, start=0.0, gap=0.06, merge=0.24)
     columns = ["event", "flow", "window", "signalled"]
     rows = sorted(samples[columns].itertuples(index=False, name=None))
     assert rows == [(0, 0, 12.0, True), (0, 1, 3.0, True), (1, 0, 9.0, True), (1, 1, 1.5, False)]
 
 
 def test_spearman_rank_correlation() -> None:
-    assert packets.spearman([1, 2, 3, 4], [10, 20, 25, 100]) == pytest.approx(1.0)
-    assert packets.spearman([1, 2, 3, 4], [4, 3, 2, 1]) == pytest.approx(-1.0)
-    assert packets.spearman([1, 2, 3], [1, 1, 1]) != packets.spearman([1, 2, 3], [1, 1, 1])  # nan
-    assert packets.spearman([1, 2], [1, 2]) != packets.spearman([1, 2], [1, 2])
+    assert psignals.spearman([1, 2, 3, 4], [10, 20, 25, 100]) == pytest.approx(1.0)
+    assert psignals.spearman([1, 2, 3, 4], [4, 3, 2, 1]) == pytest.approx(-1.0)
+    assert psignals.spearman([1, 2, 3], [1, 1, 1]) != psignals.spearman([1, 2, 3], [1, 1, 1])  # nan
+    assert psignals.spearman([1, 2], [1, 2]) != psignals.spearman([1, 2], [1, 2])
 
 
 def test_signalled_claim_fails_when_z_falls_with_the_window(quick) -> None:
     table = quick["signalled"]
-    assert packets.signalled_claim(table).within
+    assert pclaims.signalled_claim(table).within
     assert (table.groupby("buffer")["rho"].first() > 0).all()
-    assert not packets.signalled_claim(table.assign(rho=-table["rho"])).within
+    assert not pclaims.signalled_claim(table.assign(rho=-table["rho"])).within
     assert table["z"].between(0, 1).all() and (table["hits"] <= table["samples"]).all()
 
 
 def test_congestion_events_are_clumped_by_the_gap() -> None:
     signals = pd.DataFrame({"time": [0.0, 0.01, 0.02, 1.0, 2.0, 2.01], "flow": [0, 1, 0, 3, 4, 4]})
-    assert packets.congestion_events(signals, gap=0.06).tolist() == [2, 1, 1]
-    assert packets.congestion_events(signals, gap=5.0).tolist() == [4]
+    assert psignals.congestion_events(signals, gap=0.06).tolist() == [2, 1, 1]
+    assert psignals.congestion_events(signals, gap=5.0).tolist() == [4]
 
 
 def test_loss_signals_merge_one_recovery() -> None:
     cwnd = pd.DataFrame(
         {"time": [0.0, 1.0, 1.1, 1.2, 3.0], "flow": 0, "cwnd": [10.0, 8.0, 6.0, 5.0, 2.0]}
     )
-    assert packets.loss_signals(cwnd, merge=0.24)["time"].tolist() == [1.0, 3.0]
+    assert psignals.loss_signals(cwnd, merge=0.24)["time"].tolist() == [1.0, 3.0]
 
 
 def test_quick_params_are_smaller_than_full() -> None:
     full, small = packets.PacketsParams(), packets.PacketsParams.quick()
-    assert small.duration < full.duration and len(small.flows) < len(full.flows)
+    assert small.duration < full.duration and len(small.ns) < len(full.ns)
 
 
 def test_charts_render_and_stay_small(quick) -> None:
@@ -209,7 +211,7 @@ def test_shipped_window_charts_stay_under_500_kb() -> None:
 
 
 def test_the_live_panel_runs_the_dumbbell_and_explains_itself_on_a_static_page() -> None:
-    from tcplab import widgets_packets as wp
+    from tcplab.chapters.packets import panel as wp
 
     frame, numbers = wp.dumbbell_live(4, "threshold", 100, "largest", seconds=5.0)
     assert set(frame["flow"]) == {-1, 0, 1, 2, 3}
@@ -226,8 +228,8 @@ def test_the_live_panel_runs_the_dumbbell_and_explains_itself_on_a_static_page()
         wp.dumbbell_live(select="fastest")
     with pytest.raises(ValueError, match="seconds=0"):
         wp.dumbbell_live(seconds=0)
-    with pytest.raises(ValueError, match="flows=0"):
-        wp.dumbbell_live(flows=0)
+    with pytest.raises(ValueError, match="n=0"):
+        wp.dumbbell_live(n=0)
 
 
 def test_run_setup_refuses_dropper_options_for_other_queues() -> None:

@@ -11,12 +11,15 @@ import ipywidgets as w
 import pandas as pd
 import pytest
 
-from tcplab import widgets, widgets_insensitivity, widgets_packets
+from tcplab import widgets
+from tcplab.chapters.insensitivity import panel as insensitivity_panel
+from tcplab.chapters.packets import panel as packets_panel
+from tcplab.chapters.sawtooth import panel as sawtooth_panel
 
 PANELS: dict[str, Callable[[], widgets.LivePanel]] = {
-    "sawtooth": widgets.sawtooth_panel,
-    "insensitivity": widgets_insensitivity.example1_panel,
-    "packets": lambda: widgets_packets.packets_panel(flows=3, buffer=10),
+    "sawtooth": sawtooth_panel.sawtooth_panel,
+    "insensitivity": insensitivity_panel.example1_panel,
+    "packets": lambda: packets_panel.packets_panel(n=3, buffer=10),
 }
 
 
@@ -37,7 +40,7 @@ def test_a_panel_draws_its_chart_into_an_html_widget_not_an_output(name: str) ->
 
 
 def test_moving_a_control_redraws_the_chart() -> None:
-    panel = widgets.sawtooth_panel()
+    panel = sawtooth_panel.sawtooth_panel()
     view = next(p for p in _tree(panel.widget) if isinstance(p, w.HTML))
     slider = next(p for p in _tree(panel.widget) if getattr(p, "description", "") == "events")
     before = view.value
@@ -53,7 +56,7 @@ def test_a_bad_value_shows_one_line_and_the_panel_recovers() -> None:
             raise ValueError("flows=0 is outside the allowed range [1, inf)")
         return alt.Chart(pd.DataFrame({"x": [slider.value]})).mark_point().encode(x="x:Q")
 
-    panel = widgets._panel([slider], redraw, "A test panel.")
+    panel = widgets.live_panel([slider], redraw, "A test panel.")
     view = next(p for p in _tree(panel.widget) if isinstance(p, w.HTML))
     slider.value = 0
     assert "error: flows=0 is outside the allowed range" in view.value

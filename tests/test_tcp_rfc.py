@@ -127,7 +127,7 @@ def test_every_row_follows_the_window_rules(tcp, k):
 
 
 def test_window_rules_hold_for_weighted_aimd_and_a_binding_receiver_window():
-    ev = run_trace("aimd", [14, 26, 28, 60, 61], packets=200, window=20, a=2.0, b=0.25).events
+    ev = run_trace("aimd", [14, 26, 28, 60, 61], packets=200, window=20, a=2.0, beta=0.75).events
     check_window_rules(ev, "aimd", a=2.0, b=0.25, rwnd=20)
     check_sends_within_window(ev, "aimd", 20)
     assert of(ev, "ack")["cwnd"].max() == 20.0  # the receiver window capped the growth
@@ -381,7 +381,7 @@ def test_weighted_aimd_recovers_like_newreno_to_one_minus_b(a, b):
     """``aimd`` is NewReno with the cut to (1 - b) of the window: the same retransmissions
     (one per hole and round trip), ssthresh = (1 - b) W at the fast retransmit and cwnd =
     ssthresh when recovery ends; then +a/cwnd per ACK."""
-    ev = fall_floyd("aimd", 3, a=a, b=b)
+    ev = fall_floyd("aimd", 3, a=a, beta=1 - b)  # the model's beta keeps 1 - b
     check_window_rules(ev, "aimd", a=a, b=b, rwnd=RWND)
     cut = max((1 - b) * W, 2.0)
     fr = of(ev, "fast_retransmit")
@@ -402,7 +402,7 @@ def test_a_timeout_during_recovery_cuts_the_uninflated_window():
     ssthresh becomes 0.75 * 11.25, and the timer, restarted by the fast retransmit and not by
     dupACKs, fires one RTO after it; recovery ends (RFC 6582 step 6)."""
     b = 0.25
-    ev = run_trace("aimd", [14, 14], packets=100, window=RWND, b=b).events
+    ev = run_trace("aimd", [14, 14], packets=100, window=RWND, beta=1 - b).events
     check_window_rules(ev, "aimd", b=b, rwnd=RWND)
     timeout = of(ev, "timeout").iloc[0]
     assert timeout["ssthresh"] == (1 - b) * (1 - b) * W and timeout["cwnd"] == 1.0

@@ -220,8 +220,8 @@ def test_the_cli_offers_every_variant():
         (["--min-rto", "0"], ["min_rto=0", "(0, inf)"]),
         (["--max-rto", "0.1"], ["max_rto=0.1", "[0.2, inf)"]),
         (["--tcp", "vegas"], ["--tcp", "vegas", "newreno"]),
-        (["--tcp", "reno", "--a", "2"], ["--a/--b", "--tcp aimd", "reno"]),
-        (["--tcp", "aimd", "--b", "1"], ["b=1", "(0, 1)"]),
+        (["--tcp", "reno", "--a", "2"], ["--a/--beta", "--tcp aimd", "reno"]),
+        (["--tcp", "aimd", "--beta", "1"], ["beta=1", "(0, 1)"]),
         (["--tcp", "aimd", "--a", "0"], ["a=0", "(0, inf)"]),
     ],
 )

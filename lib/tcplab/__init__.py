@@ -1,8 +1,12 @@
 """tcplab: the models behind an executable textbook on parallel TCP and AIMD congestion control.
 
-Each module holds one idea: closed forms in :mod:`tcplab.theory`, the exact fluid model in
-:mod:`tcplab.fluid`, loss policies in :mod:`tcplab.policies`, charts in :mod:`tcplab.charts`,
-cached results in :mod:`tcplab.cache`, and the command line in :mod:`tcplab.cli`.
+Shared models and infrastructure below, one package per chapter above: closed forms in
+:mod:`tcplab.theory`, the exact fluid model in :mod:`tcplab.fluid` (loss policies in
+:mod:`tcplab.policies`), the packet model in :mod:`tcplab.packet`, each chapter's experiments,
+claims, charts and panel in :mod:`tcplab.chapters`, the house style of charts and panels in
+:mod:`tcplab.charts` and :mod:`tcplab.widgets`, the experiments by name in
+:mod:`tcplab.registry`, cached results in :mod:`tcplab.cache`, the command line in
+:mod:`tcplab.cli`.
 """
 
 from importlib.metadata import PackageNotFoundError, version

@@ -30,12 +30,12 @@ def write_vega_bundle(folder: Path) -> Path:
     from altair.vegalite.v6.display import VEGALITE_VERSION
 
     vl_version = ".".join(VEGALITE_VERSION.split(".")[:2])  # the Vega-Lite altair writes
-    version = f"vl-convert {vl_convert.__version__}, vega-lite {vl_version}"
+    version = f"vl-convert {getattr(vl_convert, '__version__', '?')}, vega-lite {vl_version}"
     target = folder / VEGA_BUNDLE
     stamp = folder / f"{VEGA_BUNDLE}.version"
     if target.exists() and stamp.exists() and stamp.read_text() == version:
         return target
-    bundle = vl_convert.javascript_bundle(vl_version=vl_version)
+    bundle = vl_convert.javascript_bundle(vl_version=vl_version)  # type: ignore[call-arg]
     folder.mkdir(parents=True, exist_ok=True)
     temporary = target.with_suffix(".tmp")
     temporary.write_text(f"(function () {{\n{bundle}\n}})();\n", encoding="utf-8")

@@ -4,14 +4,21 @@ Each result is a tidy table ``data/<name>.csv`` with ``data/<name>.meta.json`` b
 parameters, seed, scale, package version, a fingerprint of the code that made it, the wall time
 and the row count. Both files are written to a temporary name and then renamed, so an
 interrupted run never leaves a half-written result; a result is only read when its metadata
-says it was made with the same parameters, seed and scale.
+says it was made with the same parameters, seed and scale, by the same code.
+
+The fingerprint covers the tcplab modules an experiment imports, found by reading their import
+statements (:func:`imported_modules`), and hashes what they compute, not where they live: each
+module's syntax tree without docstrings and without the module paths of its imports, the hashes
+keyed by content and sorted. Moving a module, renaming it or editing a docstring or a comment
+keeps the fingerprint; changing a line of code that the experiment runs changes it.
 """
 
 from __future__ import annotations
 
+import ast
 import dataclasses
 import hashlib
-import inspect
+import importlib.util
 import json
 import os
 import time
@@ -24,9 +31,20 @@ import pandas as pd
 
 from . import __version__
 
-__all__ = ["DATA_DIR", "Entry", "fingerprint", "jsonable", "load", "store", "cached", "is_fresh"]
+__all__ = [
+    "DATA_DIR",
+    "Entry",
+    "fingerprint",
+    "imported_modules",
+    "jsonable",
+    "load",
+    "store",
+    "cached",
+    "is_fresh",
+]
 
 DATA_DIR = Path(os.environ.get("TCPLAB_DATA", Path(__file__).resolve().parents[2] / "data"))
+PACKAGE = Path(__file__).resolve().parent  # lib/tcplab
 
 
 @dataclasses.dataclass(frozen=True)
@@ -45,22 +63,110 @@ class Entry:
         return self.folder / f"{self.name}.meta.json"
 
 
-def fingerprint(modules: Iterable[ModuleType]) -> str:
-    """A short hash of the source code of ``modules``: it changes when the model changes."""
-    digest = hashlib.sha256()
-    for module in sorted(modules, key=lambda m: m.__name__):
-        digest.update(module.__name__.encode())
-        digest.update(inspect.getsource(module).encode())
+def _source(name: str) -> Path | None:
+    """The file of tcplab module ``name`` (a package's ``__init__.py``), None if it is none."""
+    parts = name.split(".")
+    if parts[0] != PACKAGE.name:
+        return None
+    base = PACKAGE.joinpath(*parts[1:])
+    for path in (base.with_suffix(".py"), base / "__init__.py"):
+        if path.is_file():
+            return path
+    return None
+
+
+def _direct_imports(name: str) -> tuple[str, ...]:
+    """The tcplab modules that module ``name``'s import statements name, anywhere in it.
+
+    ``from P import x`` counts P.x when it is a module, and P itself only when some imported
+    name is an attribute of P (a package imported only as a parent is not code we use).
+    """
+    path = _source(name)
+    assert path is not None
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [alias.name for alias in node.names if _source(alias.name)]
+        elif isinstance(node, ast.ImportFrom):
+            base = importlib.util.resolve_name("." * node.level + (node.module or ""), package)
+            for alias in node.names:
+                if _source(f"{base}.{alias.name}"):
+                    found.append(f"{base}.{alias.name}")
+                elif _source(base):
+                    found.append(base)
+    return tuple(dict.fromkeys(found))
+
+
+def imported_modules(name: str) -> tuple[str, ...]:
+    """Module ``name`` and every tcplab module it imports, directly or not, sorted."""
+    seen: set[str] = set()
+    todo = [name]
+    while todo:
+        current = todo.pop()
+        if current not in seen and _source(current):
+            seen.add(current)
+            todo += _direct_imports(current)
+    return tuple(sorted(seen))
+
+
+class _Code(ast.NodeTransformer):
+    """A module's code without what does not change what it computes: docstrings, and the
+    module paths its imports come from (the modules themselves are hashed in their own right)."""
+
+    def generic_visit(self, node: ast.AST) -> ast.AST:
+        body = getattr(node, "body", None)
+        documented = isinstance(
+            node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef
+        )
+        if documented and isinstance(body, list) and body and _is_docstring(body[0]):
+            node.body = body[1:] or [ast.Pass()]  # type: ignore[attr-defined]
+        return super().generic_visit(node)
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> ast.AST:
+        return ast.ImportFrom(module=None, names=node.names, level=0)
+
+    def visit_Import(self, node: ast.Import) -> ast.AST:
+        names = [
+            ast.alias(name="" if _source(a.name) else a.name, asname=a.asname) for a in node.names
+        ]
+        return ast.Import(names=names)
+
+
+def _is_docstring(statement: ast.stmt) -> bool:
+    return (
+        isinstance(statement, ast.Expr)
+        and isinstance(statement.value, ast.Constant)
+        and isinstance(statement.value.value, str)
+    )
+
+
+def _code_hash(path: Path) -> str:
+    tree = _Code().visit(ast.parse(path.read_text(encoding="utf-8")))
+    dump = ast.dump(tree, annotate_fields=False, include_attributes=False)
+    return hashlib.sha256(dump.encode()).hexdigest()
+
+
+def fingerprint(modules: Iterable[str | ModuleType]) -> str:
+    """A short hash of the code of ``modules`` (names of tcplab modules, or module objects):
+    it changes when what they compute changes, not when they move or their docstrings do."""
+    hashes = []
+    for module in modules:
+        path = _source(module) if isinstance(module, str) else Path(str(module.__file__))
+        if path is None:
+            raise ValueError(f"module={module!r} is not a tcplab module")
+        hashes.append(_code_hash(path))
+    digest = hashlib.sha256("\n".join(sorted(hashes)).encode())
     return digest.hexdigest()[:16]
 
 
 def jsonable(params: Any) -> Any:
-    if dataclasses.is_dataclass(params):
+    if dataclasses.is_dataclass(params) and not isinstance(params, type):
         params = dataclasses.asdict(params)
     return json.loads(json.dumps(params, default=float))
 
 
-def _write_atomically(path: Path, write: Callable[[Path], None]) -> None:
+def _write_atomically(path: Path, write: Callable[[Path], object]) -> None:
     temporary = path.with_name(path.name + ".tmp")
     try:
         write(temporary)
@@ -86,7 +192,7 @@ def load(entry: Entry) -> tuple[pd.DataFrame, dict[str, Any]] | None:
     return pd.read_csv(entry.table), meta
 
 
-def is_fresh(meta: dict[str, Any], modules: Iterable[ModuleType]) -> bool:
+def is_fresh(meta: dict[str, Any], modules: Iterable[str | ModuleType]) -> bool:
     """Whether a stored result was made by the code that is here now."""
     return meta.get("fingerprint") == fingerprint(modules)
 
@@ -98,7 +204,7 @@ def cached(
     params: Any,
     seed: int | None,
     scale: str,
-    modules: Iterable[ModuleType],
+    modules: Iterable[str | ModuleType],
     folder: Path | None = None,
     refresh: bool = False,
 ) -> pd.DataFrame:
@@ -124,7 +230,7 @@ def cached(
             "name": name,
             "package_version": __version__,
             "fingerprint": fingerprint(modules),
-            "modules": sorted(m.__name__ for m in modules),
+            "modules": sorted(m if isinstance(m, str) else m.__name__ for m in modules),
             "wall_s": round(wall, 3),
             "rows": len(table),
             "columns": list(table.columns),

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from typing import Any
 
-__all__ = ["check_range", "check_int", "check_choice"]
+import numpy as np
+
+__all__ = ["check_range", "check_int", "check_choice", "check_per_flow"]
 
 
 def _interval(low: float, high: float, low_open: bool, high_open: bool) -> str:
@@ -69,3 +72,27 @@ def check_choice(name: str, value: str, choices: Iterable[str]) -> str:
     if value not in options:
         raise ValueError(f"{name}={value!r} is not one of: {', '.join(options)}")
     return value
+
+
+def check_per_flow(
+    name: str,
+    value: Any,
+    n: int,
+    low: float = -math.inf,
+    high: float = math.inf,
+    *,
+    low_open: bool = False,
+    high_open: bool = False,
+) -> np.ndarray:
+    """A number shared by n connections, or one value per connection, as a float array of
+    length n, each value in the interval (named ``name`` or ``name[i]`` when it is not)."""
+    try:
+        array = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name}={value!r} is not a number or a list of numbers") from None
+    if array.ndim > 1 or (array.ndim == 1 and array.size != n):
+        raise ValueError(f"{name} must be a number or have length n={n}, got {value!r}")
+    for i, v in enumerate(np.broadcast_to(array, (n,))):
+        label = name if array.ndim == 0 else f"{name}[{i}]"
+        check_range(label, v, low, high, low_open=low_open, high_open=high_open)
+    return np.broadcast_to(array, (n,)).copy()

@@ -8,12 +8,13 @@ the tests check every claim with the same tolerance the chapter prints.
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
-__all__ = ["Claim", "claims_frame", "claims_html"]
+__all__ = ["Claim", "claims_frame", "claims_html", "rows", "one_row", "glue_numbers"]
 
 
 @dataclass(frozen=True)
@@ -74,3 +75,30 @@ def claims_html(claims: Iterable[Claim]) -> str:
         '<table class="tcplab-claims table">'
         f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
     )
+
+
+def rows(table: pd.DataFrame, **where: float | str) -> pd.DataFrame:
+    """The rows where every column equals its value (numbers compared with ``np.isclose``)."""
+    mask = np.ones(len(table), dtype=bool)
+    for column, value in where.items():
+        if isinstance(value, str):
+            mask &= (table[column] == value).to_numpy()
+        else:
+            mask &= np.isclose(table[column].to_numpy(dtype=float), value)
+    return table[mask]
+
+
+def one_row(table: pd.DataFrame, **where: float | str) -> pd.Series:
+    """The one row where every column equals its value; a ValueError if there is not one."""
+    found = rows(table, **where)
+    if len(found) != 1:
+        raise ValueError(f"expected one row where {where}, found {len(found)}")
+    return found.iloc[0]
+
+
+def glue_numbers(numbers: Mapping[str, object]) -> None:
+    """Glue every number a chapter's prose quotes (``{glue:text}`name``` in MyST)."""
+    from myst_nb import glue
+
+    for name, value in numbers.items():
+        glue(name, value, display=False)

@@ -12,12 +12,14 @@ import os
 import sys
 import time
 from collections.abc import Sequence
+from typing import Any, NoReturn
 
 import numpy as np
 from tqdm import tqdm
 
-from . import __version__, experiments, fluid, policies, theory
+from . import __version__, fluid, policies, registry
 from .checks import check_choice, check_int, check_range
+from .theory import altman
 
 __all__ = ["main"]
 
@@ -27,7 +29,7 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # argparse would print the usage and exit
+    def error(self, message: str) -> NoReturn:  # argparse would print the usage and exit
         raise UsageError(message)
 
 
@@ -49,8 +51,8 @@ def _sawtooth(args: argparse.Namespace) -> int:
         "eta": eta,
         "capacity": capacity,
         "utilisation": result.aggregate,
-        "formula": theory.sawtooth_utilisation(beta),
-        "period": theory.sawtooth_period(beta, eta, capacity),
+        "formula": altman.sawtooth_utilisation(beta),
+        "period": altman.sawtooth_period(beta, eta, capacity),
         "events": result.events,
         "wall_s": time.perf_counter() - started,
     }
@@ -62,7 +64,7 @@ def _sawtooth(args: argparse.Namespace) -> int:
     return 0
 
 
-def _numbers(name: str, text: str | None) -> list[float] | float | None:
+def _numbers(name: str, text: str | None) -> Any:
     """``"0.5"`` -> 0.5, ``"0.4,0.6"`` -> [0.4, 0.6]; a bad entry names the parameter."""
     if text is None:
         return None
@@ -74,12 +76,12 @@ def _numbers(name: str, text: str | None) -> list[float] | float | None:
 
 
 def _fluid(args: argparse.Namespace) -> int:
-    flows = check_int("flows", args.flows, 1)
+    n = check_int("n", args.n, 1)
     events = check_int("events", args.events, 1)
     replicas = check_int("replicas", args.replicas, 1)
     started = time.perf_counter()
     result = fluid.simulate(
-        flows,
+        n,
         args.policy,
         probs=_numbers("probs", args.probs),
         capacity=check_range("capacity", args.capacity, 0.0, low_open=True),
@@ -92,7 +94,7 @@ def _fluid(args: argparse.Namespace) -> int:
     wall = time.perf_counter() - started
     summary = {
         **result.to_dict(),
-        "theorem_1": theory.parallel_throughput(flows, float(np.mean(result.beta))),
+        "theorem_1": altman.parallel_throughput(n, float(np.mean(result.beta))),
         "wall_s": wall,
     }
     if args.json:
@@ -113,36 +115,30 @@ def _fluid(args: argparse.Namespace) -> int:
 def _packet(args: argparse.Namespace) -> int:
     from . import packet  # simpy is only needed here
 
-    red = {"min_th": args.min_th, "max_th": args.max_th, "max_p": args.max_p}
     hold = None if args.hold_ms is None else check_range("hold_ms", args.hold_ms, 0.0) / 1e3
-    dropper = {"threshold": args.threshold, "hold": hold, "select": args.select}
-    options = {k: v for k, v in red.items() if v is not None}
-    if options and args.queue != "red":
-        raise ValueError(f"--min-th/--max-th/--max-p only apply to --queue red, not {args.queue!r}")
-    chosen = {k: v for k, v in dropper.items() if v is not None}
-    if chosen and args.queue != "threshold":
-        raise ValueError(
-            f"--threshold/--hold-ms/--select only apply to --queue threshold, not {args.queue!r}"
-        )
-    options.update(chosen)
-    result = packet.run_dumbbell(
-        args.flows,
-        queue=args.queue,
-        buffer=args.buffer,
-        rate_mbps=args.rate_mbps,
-        delay_ms=args.delay_ms,
-        access_mbps=args.access_mbps,
-        access_delay_ms=args.access_delay_ms,
-        duration=args.duration,
-        warmup=args.warmup,
-        tcp=args.tcp,
-        packet_bytes=args.packet_bytes,
+    flags = {"min_th": "--min-th", "max_th": "--max-th", "max_p": "--max-p", "hold": "--hold-ms"}
+    try:
+        queue = packet.QueueSetup(
+            args.queue, args.buffer, min_th=args.min_th, max_th=args.max_th, max_p=args.max_p,
+            threshold=args.threshold, hold=hold, select=args.select,
+        )  # fmt: skip
+    except packet.MisplacedOptions as error:  # the rule is the set-up's; the words are flags
+        given = "/".join(flags.get(name, f"--{name}") for name in error.names)
+        raise UsageError(
+            f"{given} only apply to --queue {error.owner}, not {error.kind!r}"
+        ) from None
+    setup = packet.PacketSetup(
+        topology=packet.DumbbellTopology(
+            args.n, args.rate_mbps, args.delay_ms, args.access_mbps, args.access_delay_ms,
+            overhead_ms=args.overhead_ms,
+        ),
+        queue=queue,
+        tcp=packet.TcpConfig(variant=args.tcp, packet_bytes=args.packet_bytes),
+        length=packet.RunLength(args.duration, args.warmup),
+        probes=packet.Probes(trace=False),
         seed=args.seed,
-        queue_options=options or None,
-        overhead_ms=args.overhead_ms,
-        trace=False,
-    )
-    summary = result.summary()
+    )  # fmt: skip
+    summary = packet.run(setup).summary()
     if args.json:
         print(json.dumps(summary))
     else:
@@ -155,9 +151,9 @@ def _packet(args: argparse.Namespace) -> int:
 def _trace(args: argparse.Namespace) -> int:
     from .packet.trace import run_trace  # simpy is only needed here
 
-    aimd = {k: v for k, v in (("a", args.a), ("b", args.b)) if v is not None}
+    aimd = {k: v for k, v in (("a", args.a), ("beta", args.beta)) if v is not None}
     if aimd and args.tcp != "aimd":
-        raise ValueError(f"--a/--b only apply to --tcp aimd, not {args.tcp!r}")
+        raise ValueError(f"--a/--beta only apply to --tcp aimd, not {args.tcp!r}")
     trace = run_trace(
         args.tcp,
         args.drop or (),
@@ -194,13 +190,13 @@ def _trace(args: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace) -> int:
-    for name, experiment in sorted(experiments.REGISTRY.items()):
+    for name, experiment in sorted(registry.REGISTRY.items()):
         print(f"{name:28} {experiment.description}")
     return 0
 
 
 def _run(args: argparse.Namespace) -> int:
-    table = experiments.run(args.name, scale=args.scale, seed=args.seed, refresh=args.refresh)
+    table = registry.run(args.name, scale=args.scale, seed=args.seed, refresh=args.refresh)
     if args.format == "json":
         print(table.to_json(orient="records"))
     else:
@@ -209,12 +205,12 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _data(args: argparse.Namespace) -> int:
-    names = args.only or sorted(experiments.REGISTRY)
+    names = args.only or sorted(registry.REGISTRY)
     for name in names:  # refuse a bad name before any long computation starts
-        check_choice("experiment", name, experiments.REGISTRY)
+        check_choice("experiment", name, registry.REGISTRY)
     for name in tqdm(names, desc="experiments", unit="exp", file=sys.stderr):
         started = time.perf_counter()
-        table = experiments.run(name, scale="full", seed=args.seed, refresh=not args.keep)
+        table = registry.run(name, scale="full", seed=args.seed, refresh=not args.keep)
         tqdm.write(
             f"{name}: {len(table)} rows in {time.perf_counter() - started:.1f} s", file=sys.stderr
         )
@@ -237,7 +233,7 @@ def _parser() -> _Parser:
     saw.set_defaults(handler=_sawtooth)
 
     flu = commands.add_parser("fluid", help="N AIMD connections, exact fluid model (Altman et al.)")
-    flu.add_argument("--flows", type=int, default=2, help="number of connections N, >= 1")
+    flu.add_argument("-n", "--n", type=int, default=2, help="number of connections N, >= 1")
     flu.add_argument("--policy", choices=policies.POLICY_NAMES, default="rate-independent")
     flu.add_argument("--probs", help="rate-independent selection probabilities p1,...,pN")
     flu.add_argument("--beta", default="0.5", help="decrease factor in (0, 1), or b1,...,bN")
@@ -250,7 +246,7 @@ def _parser() -> _Parser:
     flu.set_defaults(handler=_fluid)
 
     pkt = commands.add_parser("packet", help="N TCP flows on a dumbbell, packet-level (simpy)")
-    pkt.add_argument("--flows", type=int, default=10, help="number of TCP flows, >= 1")
+    pkt.add_argument("-n", "--n", type=int, default=10, help="number of connections N, >= 1")
     pkt.add_argument("--queue", choices=("droptail", "red", "threshold"), default="droptail")
     pkt.add_argument("--buffer", type=int, default=100, help="bottleneck buffer in packets")
     pkt.add_argument("--rate-mbps", type=float, default=10.0, help="bottleneck rate, Mb/s")
@@ -300,7 +296,9 @@ def _parser() -> _Parser:
     tr.add_argument("--min-rto", type=float, default=0.2, help="RTO floor, s")
     tr.add_argument("--max-rto", type=float, default=64.0, help="RTO cap, s, >= min-rto")
     tr.add_argument("--a", type=float, help="aimd: packets added per RTT (1)")
-    tr.add_argument("--b", type=float, help="aimd: window cut to (1 - b) on a loss (0.5)")
+    tr.add_argument(
+        "--beta", type=float, help="aimd: window multiplied by beta on a loss (0.5)"
+    )
     tr.add_argument(
         "--json", action="store_true",
         help="print one JSON object (ssthresh is null while still infinite)",
@@ -312,7 +310,7 @@ def _parser() -> _Parser:
 
     run = commands.add_parser("run", help="run one experiment and print its table")
     run.add_argument("name", help="experiment name (see `tcplab list`)")
-    run.add_argument("--scale", choices=experiments.SCALES, default="quick")
+    run.add_argument("--scale", choices=registry.SCALES, default="quick")
     run.add_argument("--seed", type=int, default=0)
     run.add_argument("--format", choices=("csv", "json"), default="csv")
     run.add_argument("--refresh", action="store_true", help="recompute even if cached")

@@ -20,13 +20,9 @@ import html
 from collections.abc import Callable
 from typing import Any
 
-import altair as alt
 import ipywidgets as w
 
-from . import charts, fluid, policies, theory
-from .charts.sawtooth import sawtooth_path_chart
-
-__all__ = ["LivePanel", "sawtooth_panel"]
+__all__ = ["LivePanel", "live_panel"]
 
 _NOTE = (
     '<div class="tcplab-live-note"><strong>Live panel.</strong> {what} It reruns the model '
@@ -48,47 +44,21 @@ class LivePanel:
         return {**bundle, "text/html": _NOTE.format(what=self.what)}
 
 
-def _panel(
-    controls: list[w.Widget], redraw: Callable[[], alt.TopLevelMixin], what: str
-) -> LivePanel:
-    """Controls above a chart: ``redraw()`` returns the chart for the controls' values; it is
-    drawn now and again whenever a control moves."""
+def live_panel(controls: list[w.Widget], redraw: Callable[[], Any], what: str) -> LivePanel:
+    """Controls above a chart: ``redraw()`` returns the altair chart for the controls' values;
+    it is drawn now and again whenever a control changes. A ``ValueError`` (a value out of
+    range) shows as one line in place of the chart and leaves the panel alive."""
+    from . import charts
+
     view = w.HTML()
 
     def update(_: Any = None) -> None:
         try:
             view.value = charts.to_svg(redraw())
-        except ValueError as error:  # an out-of-range value: say so, keep the panel alive
+        except ValueError as error:
             view.value = f'<p class="tcplab-panel-error">error: {html.escape(str(error))}</p>'
 
     for control in controls:
         control.observe(update, names="value")
     update()
     return LivePanel(w.VBox([w.HBox(controls), view]), what)
-
-
-def sawtooth_panel(beta: float = 0.5, eta: float = 1.0, events: int = 8) -> LivePanel:
-    """Sliders for beta, eta and the number of congestion events; redraws the exact path."""
-    style = {"description_width": "initial"}
-    beta_slider = w.FloatSlider(beta, min=0.05, max=0.95, step=0.01, description="β", style=style)
-    eta_slider = w.FloatLogSlider(
-        eta, base=2, min=-3, max=3, step=0.25, description="η", style=style
-    )
-    events_slider = w.IntSlider(events, min=1, max=40, description="events", style=style)
-
-    def redraw() -> alt.TopLevelMixin:
-        b, e, k = beta_slider.value, eta_slider.value, events_slider.value
-        path = fluid.sample_path(1, policies.AllFlows(), beta=b, eta=e, events=k, start=[b])
-        result = fluid.simulate(1, policies.AllFlows(), beta=b, eta=e, events=1000, replicas=1)
-        title = (
-            f"β = {b:.2f}, η = {e:.3g}: mean {result.aggregate:.2%} of c "
-            f"(formula {theory.sawtooth_utilisation(b):.2%})"
-        )
-        chart = sawtooth_path_chart(path.to_frame()[["time", "rate"]], title=title)
-        return chart.properties(width=520, height=220)
-
-    return _panel(
-        [beta_slider, eta_slider, events_slider],
-        redraw,
-        "Move β, η and the number of congestion events; the exact fluid path is recomputed.",
-    )

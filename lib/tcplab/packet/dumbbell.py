@@ -9,40 +9,32 @@ paths (BMC) are built on a Network directly.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
-from ..checks import check_choice, check_int, check_range
+from ..checks import check_int, check_per_flow
 from .link import Link
 from .network import Network
-from .queues import QUEUES, RandomLoss, make_queue
-from .tcp import VARIANTS, Receiver, TcpConfig, TcpSender
+from .setup import DumbbellTopology, PacketSetup, Probes, QueueSetup, RunLength, streams
+from .tcp import Receiver, TcpConfig, TcpSender
 
-__all__ = ["Dumbbell", "DumbbellResult", "run_dumbbell", "jain_index", "queue_counters"]
+__all__ = ["Dumbbell", "DumbbellResult", "run_dumbbell", "simulate", "jain_index", "queue_counters"]
 
 
-def jain_index(values: Sequence[float]) -> float:
+def jain_index(values: ArrayLike) -> float:
     """Jain's fairness index (sum x)^2 / (n sum x^2): 1 for equal shares, 1/n for one winner."""
     x = np.asarray(values, dtype=float)
     denominator = len(x) * float(np.sum(x * x))
     return float(np.sum(x) ** 2 / denominator) if denominator > 0 else float("nan")
 
 
-def _per_flow(name: str, value: float | Sequence[float], flows: int) -> list[float]:
-    if isinstance(value, int | float):
-        return [float(value)] * flows
-    values = [float(v) for v in value]
-    if len(values) != flows:
-        raise ValueError(f"{name} has {len(values)} values, expected one per flow ({flows})")
-    return values
-
-
 class Dumbbell:
-    """The wired-up network; :func:`run_dumbbell` is the usual entry point.
+    """The wired-up network; :func:`simulate` (of a set-up) is the usual entry point.
 
     A :class:`~tcplab.packet.network.Network` of N single-path connections, connection i
     over ``[access{i}, bottleneck]``. ``configs`` holds one :class:`TcpConfig` per flow;
@@ -89,7 +81,7 @@ class Dumbbell:
         self.receivers: list[Receiver] = [s.receiver for s in net.subflows]
         self.reverse: list[Link] = [s.ack_path for s in net.subflows]
 
-    def start(self, times: Sequence[float]) -> None:
+    def start(self, times: Iterable[float]) -> None:
         """Start sender i at simulated time ``times[i]``."""
         for connection, t in zip(self.connections, times, strict=True):
             connection.start(t)
@@ -127,6 +119,7 @@ class DumbbellResult:
     queue_trace: pd.DataFrame
     queue_counters: dict[str, int] = field(default_factory=dict)
     interval_table: pd.DataFrame = field(default_factory=pd.DataFrame)
+    setup: PacketSetup | None = None  # what was run
 
     @property
     def per_flow_mbps(self) -> np.ndarray:
@@ -180,7 +173,7 @@ class DumbbellResult:
 
 
 def run_dumbbell(
-    flows: int,
+    n: int,
     queue: str = "droptail",
     buffer: int = 100,
     rate_mbps: float = 10.0,
@@ -194,98 +187,94 @@ def run_dumbbell(
     seed: int = 0,
     *,
     a: float | Sequence[float] = 1.0,
-    b: float | Sequence[float] = 0.5,
+    beta: float | Sequence[float] = 0.5,
     access_jitter_ms: float = 0.0,
     start_spread: float = 1.0,
     max_window: int = 20_000,
     granularity: float = 0.01,
     min_rto: float = 0.2,
-    queue_options: dict[str, float] | None = None,
+    queue_options: dict[str, Any] | None = None,
     delayed_ack_ms: float | None = None,
     overhead_ms: float = 0.0,
     loss_rate: float = 0.0,
     trace: bool = True,
     sample_interval: float | None = None,
 ) -> DumbbellResult:
-    """Simulate ``flows`` greedy TCP connections on a dumbbell; see :class:`DumbbellResult`.
+    """:func:`simulate` of the :class:`~tcplab.packet.setup.PacketSetup` these keywords
+    describe (the keyword form, for short scripts and tests).
 
-    Flow i has access delay ``access_delay_ms[i] + U(0, access_jitter_ms)`` (Morris: 0 and 50)
-    and starts at ``U(0, start_spread)`` s. ``a``/``b`` set AIMD(a, b), per flow if sequences.
-    ``queue_options`` go to the discipline (RED: ``min_th``, ``max_th``, ``max_p``, ``w_q``,
-    ``wait``, ``gentle``; threshold: ``threshold``, ``hold``, ``select``). ``delayed_ack_ms``
-    makes the receivers ACK every second packet (at most that long late). ``overhead_ms > 0`` delays
-    each packet on its access link by ``U(0, overhead_ms)`` (ns-2's ``overhead_``): without
-    it, DropTail runs with many flows can show deterministic phase effects (a flow that is
-    never dropped). ``loss_rate = p > 0`` drops each bottleneck arrival independently with
-    probability p before the discipline sees it (:class:`~tcplab.packet.queues.RandomLoss`).
-    ``sample_interval`` (s) records each flow's goodput per interval after the warm-up
-    (:meth:`DumbbellResult.intervals`).
-    Randomness comes only from ``numpy.random.SeedSequence(seed)``.
+    ``a``/``beta`` set the AIMD increase and decrease factor, per connection if sequences;
+    ``queue_options`` are the discipline's (:class:`~tcplab.packet.setup.QueueSetup`); the
+    rest are the fields of :class:`~tcplab.packet.setup.DumbbellTopology`,
+    :class:`~tcplab.packet.setup.RunLength` and :class:`~tcplab.packet.setup.Probes` of the
+    same names.
     """
-    flows = check_int("flows", flows, 1)
-    check_choice("queue", queue, QUEUES)
-    buffer = check_int("buffer", buffer, 1)
-    rate = check_range("rate_mbps", rate_mbps, 0.0, low_open=True) * 1e6
-    delay = check_range("delay_ms", delay_ms, 0.0) / 1e3
-    access = check_range("access_mbps", access_mbps, 0.0, low_open=True) * 1e6
-    base_delays = _per_flow("access_delay_ms", access_delay_ms, flows)
-    for d in base_delays:
-        check_range("access_delay_ms", d, 0.0)
-    jitter = check_range("access_jitter_ms", access_jitter_ms, 0.0)
-    duration = check_range("duration", duration, 0.0, low_open=True)
-    warmup = check_range("warmup", warmup, 0.0, duration, high_open=True)
-    check_choice("tcp", tcp, VARIANTS)
-    packet_bytes = check_int("packet_bytes", packet_bytes, 1)
-    seed = check_int("seed", seed, 0)
-    start_spread = check_range("start_spread", start_spread, 0.0)
-    delack = None
-    if delayed_ack_ms is not None:
-        delack = check_range("delayed_ack_ms", delayed_ack_ms, 0.0, low_open=True) / 1e3
-    overhead = check_range("overhead_ms", overhead_ms, 0.0) / 1e3
-    loss_rate = check_range("loss_rate", loss_rate, 0.0, 1.0, high_open=True)
-    a_list, b_list = _per_flow("a", a, flows), _per_flow("b", b, flows)
-    configs = [
+    n = check_int("n", n, 1)
+    a_list = check_per_flow("a", a, n).tolist()  # their ranges: TcpConfig's
+    beta_list = check_per_flow("beta", beta, n).tolist()
+    configs = tuple(
         TcpConfig(
             variant=tcp,
             a=ai,
-            b=bi,
+            beta=bi,
             packet_bytes=packet_bytes,
             max_window=max_window,
             granularity=granularity,
             min_rto=min_rto,
         )
-        for ai, bi in zip(a_list, b_list, strict=True)
-    ]
-    # spawn(5) keeps the first four streams of the former spawn(4): runs without random loss
-    # are unchanged
-    rng_start, rng_delay, rng_queue, rng_overhead, rng_loss = (
-        np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(5)
+        for ai, bi in zip(a_list, beta_list, strict=True)
     )
-    options = dict(queue_options or {})
-    if queue == "red":
-        options.setdefault("mean_pkt_time", packet_bytes * 8.0 / rate)
-    discipline: Any = make_queue(queue, buffer, rng_queue, **options)
-    if loss_rate > 0:
-        discipline = RandomLoss(discipline, loss_rate, rng_loss)
+    delays = access_delay_ms if isinstance(access_delay_ms, int | float) else tuple(access_delay_ms)
+    setup = PacketSetup(
+        topology=DumbbellTopology(
+            n, rate_mbps, delay_ms, access_mbps, delays, access_jitter_ms, overhead_ms,
+            start_spread,
+        ),
+        queue=replace(QueueSetup.of(queue, buffer, queue_options), loss_rate=loss_rate),
+        tcp=configs[0] if len(set(configs)) == 1 else configs,
+        length=RunLength(duration, warmup),
+        probes=Probes(trace, sample_interval),
+        delayed_ack_ms=delayed_ack_ms,
+        seed=seed,
+    )  # fmt: skip
+    return simulate(setup)
+
+
+def simulate(setup: PacketSetup) -> DumbbellResult:
+    """Simulate the dumbbell ``setup`` describes; see :class:`DumbbellResult`.
+
+    Randomness comes only from ``numpy.random.SeedSequence(setup.seed)``, one stream per
+    random choice (:func:`~tcplab.packet.setup.streams`).
+    """
+    top, length, probes = setup.topology, setup.length, setup.probes
+    n, duration, warmup = top.n, length.duration, length.warmup
+    rate, delay = top.rate_mbps * 1e6, top.delay_ms / 1e3
+    configs = setup.configs()
+    packet_bytes = configs[0].packet_bytes
+    rng = streams(setup.seed)
+    discipline = setup.queue.build(rng.queue, rng.loss, setup.mean_packet_time)
+    jitter = top.access_jitter_ms
     delays = [
-        (d + jitter * u) / 1e3 for d, u in zip(base_delays, rng_delay.random(flows), strict=True)
+        (d + jitter * u) / 1e3
+        for d, u in zip(top.access_delays_ms(), rng.delay.random(n), strict=True)
     ]
     net = Dumbbell(
-        configs, discipline, rate, delay, access, delays,
-        trace=trace, delayed_ack=delack, overhead=overhead, rng=rng_overhead,
+        configs, discipline, rate, delay, top.access_mbps * 1e6, delays,
+        trace=probes.trace, delayed_ack=setup.delayed_ack, overhead=top.overhead_ms / 1e3,
+        rng=rng.overhead,
     )  # fmt: skip
-    net.start(rng_start.uniform(0.0, start_spread, flows))
-    out = net.network.run(duration, warmup, sample_interval)
+    net.start(rng.start.uniform(0.0, top.start_spread, n))
+    out = net.network.run(duration, warmup, probes.sample_interval)
     delivered = out.subflows["delivered"].to_numpy()
     bottleneck = out.links.set_index("link").loc["bottleneck"]
     span = duration - warmup
     rtts = [2.0 * (delay + d) for d in delays]
     flow_table = pd.DataFrame(
         {
-            "flow": np.arange(flows),
+            "flow": np.arange(n),
             "rtt_prop_s": rtts,
-            "a": a_list,
-            "b": b_list,
+            "a": [c.a for c in configs],
+            "beta": [c.beta for c in configs],
             "bytes": delivered * packet_bytes,
             "goodput_mbps": delivered * packet_bytes * 8.0 / span / 1e6,
             "sent": [s.sent for s in net.senders],
@@ -297,28 +286,28 @@ def run_dumbbell(
     cwnd = pd.DataFrame(
         {
             "time": np.concatenate([np.array(s.trace_time, dtype=float) for s in net.senders]),
-            "flow": np.repeat(np.arange(flows), [len(s.trace_time) for s in net.senders]),
+            "flow": np.repeat(np.arange(n), [len(s.trace_time) for s in net.senders]),
             "cwnd": np.concatenate([np.array(s.trace_cwnd, dtype=float) for s in net.senders]),
         }
     )
     q = net.bottleneck.traces()
     queue_trace = pd.DataFrame({k: q[k] for k in ("time", "flow", "waiting", "dropped")})
     params = {
-        "flows": flows,
-        "queue": queue,
-        "buffer": buffer,
+        "n": n,
+        "queue": setup.queue.kind,
+        "buffer": setup.queue.buffer,
         "rate_mbps": rate / 1e6,
         "delay_ms": delay * 1e3,
-        "access_mbps": access / 1e6,
+        "access_mbps": top.access_mbps * 1e6 / 1e6,
         "access_delays_ms": [d * 1e3 for d in delays],
         "duration": duration,
         "warmup": warmup,
-        "tcp": tcp,
+        "tcp": configs[0].variant,
         "packet_bytes": packet_bytes,
-        "seed": seed,
-        "delayed_ack_ms": delayed_ack_ms,
-        "overhead_ms": overhead * 1e3,
-        "loss_rate": loss_rate,
+        "seed": setup.seed,
+        "delayed_ack_ms": setup.delayed_ack_ms,
+        "overhead_ms": top.overhead_ms / 1e3 * 1e3,
+        "loss_rate": setup.queue.loss_rate,
     }
     return DumbbellResult(
         params=params,
@@ -332,6 +321,7 @@ def run_dumbbell(
         queue_trace=queue_trace,
         queue_counters=queue_counters(discipline),
         interval_table=out.intervals,
+        setup=setup,
     )
 
 

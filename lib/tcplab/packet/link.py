@@ -50,7 +50,7 @@ class Link:
         rate_bps: float | None,
         delay: float,
         queue: QueueDiscipline | None = None,
-        dst: Handler | Sequence[Handler] | None = None,
+        dst: Handler | Sequence[Handler | None] | None = None,
         *,
         name: str = "link",
         trace: bool = False,
@@ -59,11 +59,10 @@ class Link:
     ) -> None:
         self.env = env
         self.name = name
-        self.rate_bps = (
-            None if rate_bps is None else check_range("rate", rate_bps, 0.0, low_open=True)
-        )
+        rate = None if rate_bps is None else check_range("rate", rate_bps, 0.0, low_open=True)
+        self.rate_bps = rate
         self.delay = check_range("delay", delay, 0.0)
-        self._sec_per_byte = 0.0 if rate_bps is None else 8.0 / self.rate_bps
+        self._sec_per_byte = 0.0 if rate is None else 8.0 / rate
         self.jitter = check_range("jitter", jitter, 0.0)
         if self.jitter and rng is None:
             raise ValueError("jitter needs an rng (a numpy Generator)")
@@ -71,6 +70,8 @@ class Link:
         self._uniforms = np.empty(0)
         self._next_uniform = 0
         self.queue = queue
+        self._dst: Any = None  # the next hop's handler, or None with a demultiplexer
+        self._demux: Any = None  # handlers by flow id (None: a flow not crossing the link)
         self.dst = dst
         self.busy_until = 0.0
         self._departures: deque[float] = deque()
@@ -84,11 +85,11 @@ class Link:
         self.trace_departure = array("d")
 
     @property
-    def dst(self) -> Handler | Sequence[Handler] | None:
+    def dst(self) -> Handler | Sequence[Handler | None] | None:
         return self._dst if self._demux is None else self._demux
 
     @dst.setter
-    def dst(self, dst: Handler | Sequence[Handler] | None) -> None:
+    def dst(self, dst: Handler | Sequence[Handler | None] | None) -> None:
         if dst is None or callable(dst):
             self._dst, self._demux = dst, None
         else:
@@ -131,6 +132,7 @@ class Link:
 
     def _uniform(self) -> float:
         if self._next_uniform >= len(self._uniforms):
+            assert self._rng is not None  # jitter needs an rng: checked in __init__
             self._uniforms = self._rng.random(4096)
             self._next_uniform = 0
         self._next_uniform += 1

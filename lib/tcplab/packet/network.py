@@ -112,7 +112,7 @@ class Network:
         self.subflows: list[Subflow] = []  # indexed by global flow id
         self._hops: dict[str, dict[int, Handler]] = {}  # link -> flow -> next hop
         self._ran = False
-        self._ticks = np.zeros(0)  # sampling times of the goodput per interval, if any
+        self._ticks: np.ndarray = np.zeros(0)  # sampling times of the goodput per interval, if any
         self._counts: list[list[int]] = []  # distinct packets per subflow at each tick
 
     def _check_open(self, name: str, value: str) -> None:
@@ -194,7 +194,7 @@ class Network:
             raise ValueError(f"name={name!r} is already a connection of this network")
         routes = self._routes(paths)
         single = isinstance(config, TcpConfig | str) or not isinstance(config, Sequence)
-        configs = [config] * len(routes) if single else list(config)
+        configs: list[Any] = [config] * len(routes) if single else list(config)  # type: ignore[arg-type]
         if len(configs) != len(routes):
             raise ValueError(f"config has {len(configs)} values, expected one per path")
         for c in configs:

@@ -118,7 +118,9 @@ class RED:
             self.forced_drops += 1
             self.count = 0
             return True
-        avg, min_th, max_th = self.avg, self.min_th, self.max_th
+        avg = self.avg
+        min_th: float = self.min_th  # type: ignore[assignment]  # set in __post_init__
+        max_th: float = self.max_th  # type: ignore[assignment]
         if avg < min_th:
             self.count = 0
             return False

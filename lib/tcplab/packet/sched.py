@@ -8,20 +8,25 @@ payload from ``event.value``. This keeps the cost per packet hop to a heap push 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import simpy
+from simpy.events import NORMAL  # simpy's priority of ordinary events (the int 1)
 
 __all__ = ["Call", "call_at", "NORMAL"]
 
-#: simpy's priority for ordinary events (simultaneous events run in scheduling order)
-NORMAL = 1
+if TYPE_CHECKING:  # to simpy's scheduler a Call is an event; at run time it needs no base
+    _Event = simpy.Event
+else:
+    _Event = object
 
 
-class Call:
+class Call(_Event):
     """A triggered simpy event carrying ``value`` whose one callback is ``handler``."""
 
     __slots__ = ("callbacks", "_ok", "_value")
+
+    callbacks: list[Any]
 
     def __init__(self, handler: Callable[[Call], Any], value: Any) -> None:
         self.callbacks = [handler]

@@ -1,8 +1,9 @@
 """TCP senders (Tahoe, Reno, NewReno, weighted AIMD) and a cumulative-ACK receiver.
 
-Windows are counted in packets, sequence numbers number packets. Every variant is an AIMD(a, b)
-controller: ``a`` packets added per RTT in congestion avoidance, the window cut to ``(1 - b)``
-of itself on a loss; standard TCP is ``a=1, b=0.5``. Losses are found by three duplicate ACKs
+Windows are counted in packets, sequence numbers number packets. Every variant is an AIMD
+controller: ``a`` packets added per RTT in congestion avoidance, the window multiplied by
+``beta`` on a loss (the fluid model's beta; Honda's AIMD(a, b) is ``beta = 1 - b``); standard
+TCP is ``a=1, beta=0.5``. Losses are found by three duplicate ACKs
 (fast retransmit, then Reno/NewReno fast recovery, or a Tahoe restart) or by the retransmission
 timer, whose value is rounded up to the timer granularity and doubles on each expiry (Karn).
 A sender is greedy (always backlogged) unless ``TcpConfig.packets`` makes it a finite transfer.
@@ -52,7 +53,7 @@ VARIANTS = ("tahoe", "reno", "newreno", "aimd")
 @dataclass(frozen=True)
 class TcpConfig:
     """Sender parameters. ``variant='aimd'`` is NewReno with the given ``a`` and ``b``; the
-    other variants also honour ``a``/``b`` (defaults give standard TCP).
+    other variants also honour ``a``/``beta`` (defaults give standard TCP).
 
     The RTO is ``srtt + max(granularity, 4 rttvar)`` rounded up to a multiple of
     ``granularity`` and clamped to ``[min_rto, max_rto]``; before the first RTT sample it is
@@ -65,7 +66,7 @@ class TcpConfig:
 
     variant: str = "newreno"
     a: float = 1.0
-    b: float = 0.5
+    beta: float = 0.5
     packet_bytes: int = 1500
     max_window: int = 20_000
     initial_window: int = 1
@@ -79,7 +80,7 @@ class TcpConfig:
     def __post_init__(self) -> None:
         check_choice("tcp", self.variant, VARIANTS)
         check_range("a", self.a, 0.0, low_open=True)
-        check_range("b", self.b, 0.0, 1.0, low_open=True, high_open=True)
+        check_range("beta", self.beta, 0.0, 1.0, low_open=True, high_open=True)
         check_int("packet_bytes", self.packet_bytes, 1)
         check_int("max_window", self.max_window, 1)
         check_int("initial_window", self.initial_window, 1, self.max_window)
@@ -112,7 +113,7 @@ class TcpSender:
         trace: bool = False,
     ) -> None:
         self.env, self.flow, self.config, self.output = env, flow, config, output
-        self._a, self._keep = config.a, 1.0 - config.b
+        self._a, self._keep = config.a, config.beta
         self._maxw = config.max_window
         self._nbytes = config.packet_bytes
         self._newreno = config.variant in ("newreno", "aimd")

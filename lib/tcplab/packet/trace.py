@@ -77,18 +77,19 @@ def run_trace(
     max_rto: float = 64.0,
     *,
     a: float = 1.0,
-    b: float = 0.5,
+    beta: float = 0.5,
     initial_ssthresh: float = math.inf,
     initial_rto: float = 1.0,
     packet_bytes: int = 1500,
     until: float = 3600.0,
 ) -> Trace:
     """Send ``packets`` packets with sender ``tcp`` (at most ``window`` in flight) and drop the
-    transmissions ``drops`` lists; return the :class:`Trace`. ``a``/``b`` make it AIMD(a, b)
-    (any variant honours them; ``tcp="aimd"`` is NewReno with them). Times are seconds except
-    ``rtt_ms``; the timer values (``granularity``, ``min_rto``, ``max_rto``, ``initial_rto``)
-    are seconds. The trace ends when the last packet is acknowledged, or at simulated time
-    ``until`` if that comes first (``completion_s`` is then None)."""
+    transmissions ``drops`` lists; return the :class:`Trace`. ``a`` and ``beta`` make it AIMD
+    (a packets added per RTT, the window multiplied by beta on a loss); any variant honours
+    them, and ``tcp="aimd"`` is NewReno with them. Times are seconds except ``rtt_ms``; the
+    timer values (``granularity``, ``min_rto``, ``max_rto``, ``initial_rto``) are seconds. The
+    trace ends when the last packet is acknowledged, or at simulated time ``until`` if that
+    comes first (``completion_s`` is then None)."""
     check_choice("tcp", tcp, VARIANTS)
     packets = check_int("packets", packets, 1)
     window = check_int("window", window, 1)
@@ -104,7 +105,7 @@ def run_trace(
     config = TcpConfig(
         variant=tcp,
         a=a,
-        b=b,
+        beta=beta,
         packet_bytes=packet_bytes,
         max_window=window,
         initial_window=initial_window,
@@ -139,7 +140,7 @@ def run_trace(
         "min_rto": min_rto,
         "max_rto": max_rto,
         "a": a,
-        "b": b,
+        "beta": beta,
         "packet_bytes": packet_bytes,
     }
     return Trace(

@@ -1,5 +1,8 @@
 """Congestion events in a packet trace: who was signalled, when, and with what window.
 
+The traces are a run's window changes, (time, flow, cwnd) rows; :func:`window_frame` also
+reads them on a regular grid for the window charts.
+
 A connection is *signalled* when its window goes down (a fast retransmit or a time-out; the
 further deflations of one recovery are merged). Signals less than half an RTT apart belong to
 one *congestion event*. Altman et al. (2006) ask how many connections one event signals
@@ -12,7 +15,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-__all__ = ["RTT_S", "loss_signals", "congestion_events", "signal_samples", "spearman"]
+__all__ = [
+    "RTT_S",
+    "loss_signals",
+    "congestion_events",
+    "signal_samples",
+    "spearman",
+    "window_frame",
+]
 
 RTT_S = 0.120  # propagation round-trip time of the paper's set-up: the default time scales
 
@@ -84,3 +94,23 @@ def spearman(x: np.ndarray, y: np.ndarray) -> float:
     if rx.std() == 0 or ry.std() == 0:
         return float("nan")
     return float(np.corrcoef(rx, ry)[0, 1])
+
+
+def _resample(cwnd: pd.DataFrame, start: float, span: float, step: float) -> pd.DataFrame:
+    """Each flow's window as a step function, read on a grid of ``step`` over ``span``."""
+    grid = start + np.arange(0.0, span + step / 2, step)
+    frames = []
+    for flow, part in cwnd.groupby("flow"):
+        times, values = part["time"].to_numpy(), part["cwnd"].to_numpy()
+        index = np.searchsorted(times, grid, side="right") - 1
+        window = np.where(index >= 0, values[np.clip(index, 0, None)], 0.0)
+        frames.append(pd.DataFrame({"time": grid - start, "flow": flow, "cwnd": window}))
+    return pd.concat(frames, ignore_index=True)
+
+
+def window_frame(cwnd: pd.DataFrame, start: float, span: float, step: float) -> pd.DataFrame:
+    """(time, flow, cwnd) rows: each flow's window read every ``step`` seconds for ``span``
+    seconds from ``start`` (time counted from ``start``), plus their sum as ``flow = -1``."""
+    each = _resample(cwnd, start, span, step)
+    total = each.groupby("time", as_index=False)["cwnd"].sum().assign(flow=-1)
+    return pd.concat([each, total], ignore_index=True)

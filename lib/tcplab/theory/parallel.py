@@ -2,7 +2,7 @@
 
 Rates are in units of the link capacity c unless a ``capacity`` is given. ``rho`` below is
 ``(1 + beta)/(1 - beta)``, so Theorem 1 reads ``1 - 1/(1 + N rho)``
-(:func:`tcplab.theory.parallel_throughput`). Everything here is derived in the chapter
+(:func:`tcplab.theory.altman.parallel_throughput`). Everything here is derived in the chapter
 *Parallel TCP throughput and its insensitivity to the loss policy* and checked against the
 exact fluid model in ``tests/test_insensitivity.py``:
 
@@ -34,8 +34,8 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .checks import check_int, check_range
-from .theory import parallel_throughput
+from ..checks import check_int, check_per_flow, check_range
+from .altman import parallel_throughput
 
 __all__ = [
     "PROBS_TOLERANCE",
@@ -60,10 +60,10 @@ def _beta(beta: float) -> float:
     return check_range("beta", beta, 0.0, 1.0, low_open=True, high_open=True)
 
 
-def _n(n_flows: ArrayLike) -> np.ndarray:
-    values = np.asarray(n_flows, dtype=float)
+def _n(n: ArrayLike) -> np.ndarray:
+    values = np.asarray(n, dtype=float)
     for value in np.atleast_1d(values):
-        check_range("n_flows", value, 1.0)
+        check_range("n", value, 1.0)
     return values
 
 
@@ -71,21 +71,21 @@ def _out(values: np.ndarray) -> np.ndarray | float:
     return float(values) if np.ndim(values) == 0 else values
 
 
-def synchronised_throughput(n_flows: ArrayLike, beta: float = 0.5) -> np.ndarray | float:
+def synchronised_throughput(n: ArrayLike, beta: float = 0.5) -> np.ndarray | float:
     """Mean aggregate rate / c under ALL (every connection signalled at every event), eq. (6).
 
     Identical decrease factors: just after an event the aggregate is ``beta c`` whatever N and
     the increase rates are, and it climbs linearly back to ``c``: mean ``(1 + beta)/2``.
     """
     beta = _beta(beta)
-    n = _n(n_flows)
+    n = _n(n)
     return _out(np.full_like(n, (1.0 + beta) / 2.0))
 
 
-def gain_one_over_all(n_flows: ArrayLike, beta: float = 0.5) -> np.ndarray | float:
+def gain_one_over_all(n: ArrayLike, beta: float = 0.5) -> np.ndarray | float:
     """Throughput under any ONE policy (Theorem 1) divided by that under ALL (eq. (6))."""
     beta = _beta(beta)
-    n = _n(n_flows)
+    n = _n(n)
     return _out(np.asarray(parallel_throughput(n, beta)) / ((1.0 + beta) / 2.0))
 
 
@@ -94,33 +94,33 @@ def gain_limit(beta: float = 0.5) -> float:
     return 2.0 / (1.0 + _beta(beta))
 
 
-def multtcp_decrease(n_flows: ArrayLike, beta: float = 0.5) -> np.ndarray | float:
+def multtcp_decrease(n: ArrayLike, beta: float = 0.5) -> np.ndarray | float:
     """MultTCP's multiplicative-decrease factor ``1 - (1 - beta)/N`` (``1 - 1/(2N)`` for TCP).
 
     One of N virtual connections, holding the even share x/N, halves: the total drops by
     ``(1 - beta) x / N``.
     """
     beta = _beta(beta)
-    return _out(1.0 - (1.0 - beta) / _n(n_flows))
+    return _out(1.0 - (1.0 - beta) / _n(n))
 
 
-def multtcp_throughput(n_flows: ArrayLike, beta: float = 0.5) -> np.ndarray | float:
+def multtcp_throughput(n: ArrayLike, beta: float = 0.5) -> np.ndarray | float:
     """Mean rate / c of one MultTCP connection emulating N: ``1 - (1 - beta)/(2N)``.
 
     It is a single AIMD connection, so eq. (6) applies with its decrease factor
     ``b = 1 - (1 - beta)/N``: ``(1 + b)/2``. For TCP (beta = 1/2) this is ``1 - 1/(4N)``.
     """
     beta = _beta(beta)
-    return _out(1.0 - (1.0 - beta) / (2.0 * _n(n_flows)))
+    return _out(1.0 - (1.0 - beta) / (2.0 * _n(n)))
 
 
-def multtcp_ratio(n_flows: ArrayLike, beta: float = 0.5) -> np.ndarray | float:
+def multtcp_ratio(n: ArrayLike, beta: float = 0.5) -> np.ndarray | float:
     """MultTCP's throughput over that of N connections under ONE (Theorem 1).
 
     For TCP it is ``(4N - 1)(3N + 1)/(12 N**2) = 1 + (N - 1)/(12 N**2)``.
     """
     beta = _beta(beta)
-    n = _n(n_flows)
+    n = _n(n)
     return _out(np.asarray(multtcp_throughput(n, beta)) / np.asarray(parallel_throughput(n, beta)))
 
 
@@ -133,7 +133,7 @@ def multtcp_max_ratio(beta: float = 0.5) -> tuple[int, float]:
     return 2, (3.0 + beta) ** 2 / (8.0 * (1.0 + beta))
 
 
-def matching_decrease(n_flows: ArrayLike, beta: float = 0.5) -> np.ndarray | float:
+def matching_decrease(n: ArrayLike, beta: float = 0.5) -> np.ndarray | float:
     """Decrease factor that makes ONE AIMD connection exactly as fast as N under ONE.
 
     Solve ``(1 + b)/2 = 1 - 1/(1 + N rho)``: ``b = 1 - 2/(1 + N rho)``, in (0, 1) for every
@@ -141,16 +141,16 @@ def matching_decrease(n_flows: ArrayLike, beta: float = 0.5) -> np.ndarray | flo
     """
     beta = _beta(beta)
     rho = (1.0 + beta) / (1.0 - beta)
-    return _out(1.0 - 2.0 / (1.0 + _n(n_flows) * rho))
+    return _out(1.0 - 2.0 / (1.0 + _n(n) * rho))
 
 
-def two_class_probs(sigma: float, n_flows: int = 4) -> tuple[float, ...]:
+def two_class_probs(sigma: float, n: int = 4) -> tuple[float, ...]:
     """Example 1 for any even N: the first N/2 connections (class 1) share probability sigma,
     the other N/2 (class 2) share 1 - sigma, evenly within each class."""
     sigma = check_range("sigma", sigma, 0.0, 1.0, low_open=True, high_open=True)
-    n = check_int("n_flows", n_flows, 2)
+    n = check_int("n", n, 2)
     if n % 2:
-        raise ValueError(f"n_flows={n} must be even: two classes of N/2 connections")
+        raise ValueError(f"n={n} must be even: two classes of N/2 connections")
     half = n // 2
     return (sigma / half,) * half + ((1 - sigma) / half,) * half
 
@@ -158,17 +158,6 @@ def two_class_probs(sigma: float, n_flows: int = 4) -> tuple[float, ...]:
 def example1_probs(sigma: float) -> tuple[float, ...]:
     """Selection probabilities of the paper's Example 1: ``(s, s, 1 - s, 1 - s)/2``."""
     return two_class_probs(sigma, 4)
-
-
-def _per_flow(name: str, value: ArrayLike, n: int, low: float, high: float) -> np.ndarray:
-    array = np.asarray(value, dtype=float)
-    if array.ndim > 1 or (array.ndim == 1 and array.size != n):
-        raise ValueError(f"{name} must be a number or have length n_flows={n}, got {value!r}")
-    array = np.broadcast_to(array, (n,)).copy()
-    for i, v in enumerate(array):
-        label = name if np.ndim(value) == 0 else f"{name}[{i}]"
-        check_range(label, v, low, high, low_open=True, high_open=not math.isinf(high))
-    return array
 
 
 def rate_independent_throughputs(
@@ -195,13 +184,13 @@ def rate_independent_throughputs(
         raise ValueError(f"probs={probs!r} must be a list of probabilities") from None
     if p.ndim != 1 or p.size == 0:
         raise ValueError(f"probs={probs!r} must be a non-empty 1-D list of probabilities")
-    n = check_int("n_flows", p.size, 1, 40)
+    n = check_int("n", p.size, 1, 40)
     for i, value in enumerate(p):
         check_range(f"probs[{i}]", value, 0.0, 1.0, low_open=True)
     if abs(p.sum() - 1.0) > PROBS_TOLERANCE:
         raise ValueError(f"probs={p.tolist()!r} sums to {p.sum()!r}; it must sum to 1")
-    b = _per_flow("beta", beta, n, 0.0, 1.0)
-    e = _per_flow("eta", eta, n, 0.0, math.inf)
+    b = check_per_flow("beta", beta, n, 0.0, 1.0, low_open=True, high_open=True)
+    e = check_per_flow("eta", eta, n, 0.0, math.inf, low_open=True)
     c = check_range("capacity", capacity, 0.0, low_open=True)
     total = e.sum()
     share = e / total
@@ -227,7 +216,7 @@ def rate_independent_throughputs(
 
 
 def one_policy_range(
-    n_flows: int, beta: float | ArrayLike = 0.5, eta: float | ArrayLike = 1.0
+    n: int, beta: float | ArrayLike = 0.5, eta: float | ArrayLike = 1.0
 ) -> tuple[float, float]:
     """The range of mean aggregate rate / c that ONE policies can give unequal connections.
 
@@ -237,9 +226,9 @@ def one_policy_range(
     ``eta_total * rho_i / eta_i``; for identical connections the range is the single point of
     Theorem 1. ``beta`` and ``eta`` are numbers (shared) or one value per connection.
     """
-    n = check_int("n_flows", n_flows, 1)
-    b = _per_flow("beta", beta, n, 0.0, 1.0)
-    e = _per_flow("eta", eta, n, 0.0, math.inf)
+    n = check_int("n", n, 1)
+    b = check_per_flow("beta", beta, n, 0.0, 1.0, low_open=True, high_open=True)
+    e = check_per_flow("eta", eta, n, 0.0, math.inf, low_open=True)
     k = e.sum() * (1.0 + b) / (1.0 - b) / e
     low, high = float(k.min()), float(k.max())
     return low / (1.0 + low), high / (1.0 + high)

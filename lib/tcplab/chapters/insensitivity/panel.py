@@ -12,24 +12,27 @@ import ipywidgets as w
 import numpy as np
 import pandas as pd
 
-from . import fluid, policies, theory, theory_parallel
-from .charts.insensitivity import example1_chart
-from .widgets import LivePanel, _panel
+from tcplab import fluid, policies
+from tcplab.theory import altman
+from tcplab.theory import parallel as theory_parallel
+from tcplab.widgets import LivePanel, live_panel
+
+from .charts import example1_chart
 
 __all__ = ["example1_frame", "example1_panel"]
 
 
 def example1_frame(
-    sigma: float, n_flows: int = 4, beta: float = 0.5, events: int = 5_000, seed: int = 0
+    sigma: float, n: int = 4, beta: float = 0.5, events: int = 5_000, seed: int = 0
 ) -> pd.DataFrame:
     """Example 1 with N connections in two classes of N/2: the exact curves on a sigma grid
     and the simulated point at ``sigma`` (NaN elsewhere), in the layout of the
     ``insensitivity-example1`` experiment."""
-    probs = theory_parallel.two_class_probs(sigma, n_flows)  # validates sigma and n_flows
-    half = n_flows // 2
-    groups = (f"class 1 (connections 1-{half})", f"class 2 (connections {half + 1}-{n_flows})")
+    probs = theory_parallel.two_class_probs(sigma, n)  # validates sigma and n_flows
+    half = n // 2
+    groups = (f"class 1 (connections 1-{half})", f"class 2 (connections {half + 1}-{n})")
     result = fluid.simulate(
-        n_flows,
+        n,
         policies.RateIndependent(probs),
         beta=beta,
         events=events,
@@ -45,7 +48,7 @@ def example1_frame(
     rows = []
     for s in sorted({*np.round(np.linspace(0.05, 0.95, 19), 3), round(float(sigma), 6)}):
         exact = theory_parallel.rate_independent_throughputs(
-            theory_parallel.two_class_probs(s, n_flows), beta
+            theory_parallel.two_class_probs(s, n), beta
         )
         formulas = {
             groups[0]: exact[:half].sum(),
@@ -67,13 +70,13 @@ def example1_frame(
     return pd.DataFrame(rows)
 
 
-def example1_panel(sigma: float = 0.125, n_flows: int = 4, beta: float = 0.5) -> LivePanel:
+def example1_panel(sigma: float = 0.125, n: int = 4, beta: float = 0.5) -> LivePanel:
     """Sliders for sigma, N (even) and beta; redraws Fig. 3 with a simulation at sigma."""
     style = {"description_width": "initial"}
     sigma_slider = w.FloatSlider(
         sigma, min=0.01, max=0.99, step=0.005, description="σ", readout_format=".3f", style=style
     )
-    n_slider = w.IntSlider(n_flows, min=2, max=12, step=2, description="N", style=style)
+    n_slider = w.IntSlider(n, min=2, max=12, step=2, description="N", style=style)
     beta_slider = w.FloatSlider(beta, min=0.05, max=0.95, step=0.05, description="β", style=style)
 
     def redraw() -> alt.TopLevelMixin:
@@ -82,12 +85,12 @@ def example1_panel(sigma: float = 0.125, n_flows: int = 4, beta: float = 0.5) ->
         at = frame[frame["simulated"].notna()].set_index("group")["simulated"]
         title = (
             f"N = {n}, β = {b:.2f}, σ = {s:.3f}: aggregate {at['aggregate']:.4f} "
-            f"(Theorem 1: {theory.parallel_throughput(n, b):.4f})"
+            f"(Theorem 1: {altman.parallel_throughput(n, b):.4f})"
         )
         chart = example1_chart(frame, sigma=s, title=title)
         return chart
 
-    return _panel(
+    return live_panel(
         [sigma_slider, n_slider, beta_slider],
         redraw,
         "Move σ, the number of connections N and β; the exact curves are recomputed and the "

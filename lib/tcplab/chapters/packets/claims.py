@@ -1,21 +1,32 @@
-"""Paper vs. book for the packet-level validation (Altman et al. 2006, Section V).
+"""Paper vs. book for the packet-level validation (Altman et al. 2006, Section V), and the
+numbers the chapter's prose quotes.
 
 The paper's Section V gives curves and sentences, not tables: each claim turns a sentence into
 a number or an inequality (1 = true) that the chapter prints beside the paper's and that
-tests/test_packets_chapter.py checks.
+tests/test_packets_chapter.py checks. :func:`chapter_numbers` computes every other number the
+text quotes, from the same tables (and the same helpers where a claim quotes it too).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
 
-from .. import claims
-from ..packet.queues import SELECTION_NAMES
+from tcplab import claims
+from tcplab.claims import rows
+from tcplab.packet.queues import SELECTION_NAMES
+
+from .experiments import PacketsParams, policy_gap
 
 __all__ = [
+    "TABLES",
+    "EXPECTED_VERDICTS",
+    "chapter_claims",
+    "chapter_numbers",
+    "keyed_claims",
+    "red_gap",
     "UTIL_TOLERANCE",
     "LOSS_TOLERANCE",
     "MATHIS_MAX_P",
@@ -26,6 +37,26 @@ __all__ = [
     "loss_claims",
 ]
 
+#: the experiments the claims read, in the order of :func:`keyed_claims`
+CLAIM_TABLES = (
+    "packets-validation",
+    "packets-droptail",
+    "packets-red",
+    "packets-events",
+    "packets-threshold",
+    "packets-loss",
+    "packets-signalled",
+)
+#: ... and those the prose quotes too
+TABLES = (*CLAIM_TABLES, "packets-hold", "packets-replicas")
+#: every claim of this chapter agrees with the paper
+EXPECTED_VERDICTS: dict[str, bool] = {}
+
+#: Sec. I: one AIMD connection "attains 75% link utilization"
+PAPER_ONE_FLOW = 0.75
+#: Fig. 7's point the paper states in words, for the chart
+FIG7_PAPER = ({"n": 1, "utilisation": PAPER_ONE_FLOW, "note": "Sec. I: 75% for one connection"},)
+
 UTIL_TOLERANCE = 0.03  # packet runs: a few per cent from finite buffers and finite runs
 # Mathis et al. give C = sqrt(3/2) = 1.22 for periodic loss but measured C = 1.31 (7% more)
 # for random loss without delayed ACKs; a run of a few hundred loss events adds a few per
@@ -34,11 +65,10 @@ LOSS_TOLERANCE = 0.15
 MATHIS_MAX_P = 0.01  # beyond it time-outs matter and only Padhye et al. apply
 
 
-def _at(table: pd.DataFrame, **where: Any) -> pd.DataFrame:
-    mask = np.ones(len(table), dtype=bool)
-    for key, value in where.items():
-        mask &= table[key].to_numpy() == value
-    return table[mask]
+def red_gap(red_table: pd.DataFrame) -> float:
+    """RED, N >= 5 and buffers of at least 10: median |throughput - Theorem 1|."""
+    many = red_table[(red_table["n"] >= 5) & (red_table["buffer"] >= 10)]
+    return float((many["utilisation"] - many["theorem1"]).abs().median())
 
 
 def paper_claims(
@@ -51,21 +81,44 @@ def paper_claims(
     signalled_table: pd.DataFrame | None = None,
 ) -> list[claims.Claim]:
     """Paper-vs-book rows: numbers, or inequalities written as 1 (true) against 1."""
-    out = []
+    return list(
+        keyed_claims(
+            validation_table, droptail_table, red_table, events_table,
+            threshold_table, loss_table, signalled_table,
+        ).values()
+    )  # fmt: skip
+
+
+def chapter_claims(tables: Mapping[str, pd.DataFrame]) -> dict[str, claims.Claim]:
+    """:func:`keyed_claims` of the tables of :data:`TABLES` (the uniform entry the tests use)."""
+    return keyed_claims(*(tables[name] for name in CLAIM_TABLES))
+
+
+def keyed_claims(
+    validation_table: pd.DataFrame,
+    droptail_table: pd.DataFrame,
+    red_table: pd.DataFrame,
+    events_table: pd.DataFrame,
+    threshold_table: pd.DataFrame | None = None,
+    loss_table: pd.DataFrame | None = None,
+    signalled_table: pd.DataFrame | None = None,
+) -> dict[str, claims.Claim]:
+    """:func:`paper_claims` under short keys, in reading order."""
+    out: dict[str, claims.Claim] = {}
     one = validation_table.iloc[0]
-    out.append(
+    out["one-flow"] = (
         claims.Claim(
             claim="One flow, 1-packet DropTail buffer: utilisation",
             source="Altman et al. 2006, Sec. I: 'attains 75% link utilization'",
-            paper=0.75,
+            paper=PAPER_ONE_FLOW,
             book=float(one["utilisation"]),
             tolerance=UTIL_TOLERANCE,
         )
     )
     fair = validation_table.iloc[1]
-    out.append(
+    out["red-fairness"] = (
         claims.Claim(
-            claim=f"{int(fair['flows'])} flows under RED: Jain fairness index",
+            claim=f"{int(fair['n'])} flows under RED: Jain fairness index",
             source="identical connections share equally (Sec. II model)",
             paper=1.0,
             book=float(fair["jain"]),
@@ -73,9 +126,9 @@ def paper_claims(
         )
     )
     small, large = min(droptail_table["buffer"]), max(droptail_table["buffer"])
-    below = _at(droptail_table, buffer=small)
+    below = rows(droptail_table, buffer=small)
     share_below = float(np.mean(below["utilisation"] < below["theorem1"]))
-    out.append(
+    out["droptail-small"] = (
         claims.Claim(
             claim=f"DropTail b = {small}: share of N with throughput below Theorem 1",
             source="Sec. V.B: 'for small buffer lengths, the achieved throughput is smaller'",
@@ -84,9 +137,9 @@ def paper_claims(
             tolerance=0.25,
         )
     )
-    above = _at(droptail_table, buffer=large)
+    above = rows(droptail_table, buffer=large)
     share_above = float(np.mean(above["utilisation"] >= above["theorem1"]))
-    out.append(
+    out["droptail-large"] = (
         claims.Claim(
             claim=f"DropTail b = {large}: share of N with throughput at or above Theorem 1",
             source="Sec. V.B: 'if buffer length is sufficiently large, throughput is larger'",
@@ -96,7 +149,7 @@ def paper_claims(
         )
     )
     mean_by_buffer = droptail_table.groupby("buffer")["utilisation"].mean()
-    out.append(
+    out["droptail-monotone"] = (
         claims.Claim(
             claim="DropTail: mean throughput increases with the buffer (1 = monotone)",
             source="Sec. V.B: 'the larger the buffer is, the larger the throughput is'",
@@ -105,21 +158,19 @@ def paper_claims(
             tolerance=0.0,
         )
     )
-    many = red_table[(red_table["flows"] >= 5) & (red_table["buffer"] >= 10)]
-    redgap = float((many["utilisation"] - many["theorem1"]).abs().median())
-    out.append(
+    out["red-theorem1"] = (
         claims.Claim(
             claim="RED, N >= 5, b >= 10: median |throughput - Theorem 1|",
             source="Sec. V.C: 'reasonable conformance to Theorem 1'",
             paper=0.0,
-            book=redgap,
+            book=red_gap(red_table),
             tolerance=0.05,
         )
     )
     first = events_table[events_table["m"] == 1]
     drop_mean = first[first["queue"] == "droptail"]
     smallest = drop_mean[drop_mean["buffer"] == drop_mean["buffer"].min()].iloc[0]
-    out.append(
+    out["droptail-sync"] = (
         claims.Claim(
             claim=f"DropTail b = {int(smallest['buffer'])}, N = 10: mean connections signalled"
             " per congestion event is above 1.5 (1 = yes)",
@@ -131,7 +182,7 @@ def paper_claims(
     )
     thr = first[first["queue"] == "threshold"]
     if len(thr):
-        out.append(
+        out["threshold-one"] = (
             claims.Claim(
                 claim="Threshold-dropper, N = 10: mean connections signalled per event",
                 source="Sec. V.D: 'threshold-dropper enforces assumption ONE'",
@@ -141,13 +192,14 @@ def paper_claims(
             )
         )
     if threshold_table is not None and len(threshold_table):
-        out.extend(threshold_claims(threshold_table))
+        for i, claim in enumerate(threshold_claims(threshold_table)):
+            out[f"threshold-{i + 1}"] = claim
     if loss_table is not None and len(loss_table):
-        out.extend(loss_claims(loss_table))
+        out["mathis"], out["padhye"] = loss_claims(loss_table)
     if signalled_table is not None and len(signalled_table):
-        out.append(signalled_claim(signalled_table))
+        out["signalled-droptail"] = signalled_claim(signalled_table)
         if "red" in set(signalled_table["queue"]):
-            out.append(signalled_red_claim(signalled_table))
+            out["signalled-red"] = signalled_red_claim(signalled_table)
     return out
 
 
@@ -174,7 +226,7 @@ def threshold_claims(threshold_table: pd.DataFrame) -> list[claims.Claim]:
                 tolerance=0.05,
             )
         )
-    keys = ["flows", "threshold", "buffer"]
+    keys = ["n", "threshold", "buffer"]
     by_select = threshold_table.pivot_table(index=keys, columns="select", values="utilisation")
     if {"random", "largest"} <= set(by_select.columns):
         diff = (by_select["random"] - by_select["largest"]).abs().median()
@@ -249,3 +301,76 @@ def loss_claims(loss_table: pd.DataFrame) -> list[claims.Claim]:
             tolerance=LOSS_TOLERANCE,
         ),
     ]
+
+
+def chapter_numbers(
+    tables: Mapping[str, pd.DataFrame], scale: str = "full"
+) -> dict[str, float | int]:
+    """Every number the chapter's text quotes, computed from its tables (all of them, by
+    experiment name) and the parameters of ``scale``."""
+    params = PacketsParams() if scale == "full" else PacketsParams.quick()
+    validation, loss, red = (tables[f"packets-{n}"] for n in ("validation", "loss", "red"))
+    events, threshold = tables["packets-events"], tables["packets-threshold"]
+    hold, signalled = tables["packets-hold"], tables["packets-signalled"]
+    one, fair = validation.iloc[0], validation.iloc[1]
+    small_p = loss[loss["p"] <= MATHIS_MAX_P]
+    early = red["red_early_drops"] / (red["red_early_drops"] + red["red_forced_drops"])
+    per_event = events[(events["m"] == 1) & (events["queue"] == "droptail")]
+    tight = per_event.sort_values("buffer").iloc[0]
+    by_policy = threshold.pivot_table(
+        index=["n", "threshold", "buffer"], columns="select", values="utilisation"
+    )
+    policies = (by_policy["random"] - by_policy["largest"]).abs()
+    few = threshold[(threshold["n"] <= 5) & (threshold["n"] >= 2)]
+    gap = policy_gap(tables["packets-replicas"])
+    h2 = hold[hold["n"] == hold["n"].min()].set_index(["select", "hold_rtts"])
+    rho = signalled.groupby(["queue", "buffer"])["rho"].first()
+    red_runs = signalled[signalled["queue"] == "red"].groupby("buffer")["early_drops"].first()
+    return {
+        "one_util": float(one["utilisation"]),
+        "fair_n": int(fair["n"]),
+        "fair_jain": float(fair["jain"]),
+        "fair_util": float(fair["utilisation"]),
+        "mathis_max_p": MATHIS_MAX_P,
+        "mathis_lo": float(small_p["vs_mathis"].min()),
+        "mathis_hi": float(small_p["vs_mathis"].max()),
+        "padhye_worst": float(loss["vs_padhye"].min()),
+        "loss_p_max": float(loss["p"].max()),
+        "mathis_at_max": float(loss["vs_mathis"].iloc[-1]),
+        "loss_tol": LOSS_TOLERANCE,
+        "red_gap": red_gap(red),
+        "red_early_small": float(early[red["buffer"] <= 20].max()),
+        "red_early_large": float(early[red["buffer"] >= 50].mean()),
+        "ev_b": int(tight["buffer"]),
+        "ev_signals": float(tight["mean_m"]),
+        "ev_signal_events": int(tight["events"]),
+        "ev_drops": float(tight["mean_m_drops"]),
+        "ev_drop_events": int(tight["events_drops"]),
+        "ev_drops_max": float(per_event["mean_m_drops"].max()),
+        "ev_signals_max": float(per_event["mean_m"].max()),
+        "thr_policy_gap": float(policies.median()),
+        "thr_policy_max": float(policies.max()),
+        "thr_first_gap": float((by_policy["random"] - by_policy["first"]).abs().median()),
+        "thr_few_gap": float((few["utilisation"] - few["theorem1"]).abs().median()),
+        "thr_full_from": int(threshold[threshold["utilisation"] >= 0.985]["n"].min()),
+        "rep_n": int(gap["replicas"].min()),
+        "rep_half_max": float(gap["half_width"].max()),
+        "rep_gap_min": float(gap["difference"].min()),
+        "rep_gap_at": int(gap.loc[gap["difference"].idxmin(), "n"]),
+        "rep_significant": int((gap["difference"].abs() > gap["half_width"]).sum()),
+        "rep_points": len(gap),
+        "hold_n": int(hold["n"].min()),
+        "hold_largest_1": float(h2.loc[("largest", 1.0), "utilisation"]),
+        "hold_largest_1_to": int(h2.loc[("largest", 1.0), "timeouts"]),
+        "hold_largest_15": float(h2.loc[("largest", params.hold_rtts), "utilisation"]),
+        "hold_largest_15_to": int(h2.loc[("largest", params.hold_rtts), "timeouts"]),
+        "hold_choice": params.hold_rtts,
+        "sig_min": params.signal_min_samples,
+        "sig_duration": params.signal_duration,
+        "sig_rho_min": float(rho["droptail"].min()),
+        "sig_rho_max": float(rho["droptail"].max()),
+        "sig_red_min": float(rho["red"].min()),
+        "sig_red_max": float(rho["red"].max()),
+        "sig_red_early": int(red_runs.sum()),
+        "sig_red_runs": len(red_runs),
+    }

@@ -10,7 +10,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from . import FORMULA, OURS, PAPER, ROLE_COLOURS, role_scale
+from tcplab.charts import FORMULA, OURS, PAPER, ROLE_COLOURS, role_scale
 
 __all__ = [
     "second_moment_chart",
@@ -50,7 +50,7 @@ def _panels(table: pd.DataFrame) -> pd.DataFrame:
 def second_moment_chart(table: pd.DataFrame, policies: tuple[str, ...]) -> alt.FacetChart:
     """E[X_i^2]/c^2 per policy, one panel per case: ours with its 95% CI, closed form, paper.
 
-    ``table`` is :func:`tcplab.experiments.moments.with_exact` of the moments-table result.
+    ``table`` is :func:`tcplab.chapters.moments.experiments.with_exact` of the moments-table result.
     """
     data = _panels(table)
     colour = alt.Color("role:N", title=None, scale=role_scale(_ROLES))
@@ -150,7 +150,7 @@ def distribution_chart(dist: pd.DataFrame, policies: tuple[str, ...]) -> alt.VCo
     return alt.vconcat(top, cdf).add_params(pick)
 
 
-def largest_rate_chart(largest: pd.DataFrame) -> alt.LayerChart:
+def largest_rate_chart(largest: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
     """Rates just before congestion under largest-rate: simulation vs eq. (9), per N."""
     roles = alt.Color("role:N", title=None, scale=role_scale([OURS, PAPER]))
     x = alt.X("n:O", title="number of connections N", axis=alt.Axis(labelAngle=0))

@@ -8,16 +8,15 @@ sliders can pick one without a kernel.
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from .. import claims, fluid, policies, stats, theory
-from . import Experiment, register
+from tcplab import fluid, policies
+from tcplab.theory import altman
 
-__all__ = ["SawtoothParams", "PAPER_TCP_UTILISATION", "paths", "utilisation", "paper_claims"]
+__all__ = ["SawtoothParams", "paths", "utilisation"]
 
 
 @dataclass(frozen=True)
@@ -54,7 +53,7 @@ def paths(params: SawtoothParams, seed: int = 0) -> pd.DataFrame:
     frames = []
     for beta in params.betas:
         for eta in params.etas:
-            period = theory.sawtooth_period(beta, eta, params.capacity)
+            period = altman.sawtooth_period(beta, eta, params.capacity)
             path = fluid.sample_path(
                 1,
                 policies.AllFlows(),
@@ -91,47 +90,8 @@ def utilisation(params: SawtoothParams, seed: int = 0) -> pd.DataFrame:
                     "beta": beta,
                     "eta": eta,
                     "simulated": result.aggregate,
-                    "formula": theory.sawtooth_utilisation(beta),
+                    "formula": altman.sawtooth_utilisation(beta),
                     "events": result.events,
                 }
             )
     return pd.DataFrame(rows)
-
-
-PAPER_TCP_UTILISATION = 0.75  # Altman et al. 2006, Sec. I: "attains 75% link utilization"
-TOLERANCE = 1e-6  # the fluid model is exact: only rounding separates it from the formula
-
-
-def paper_claims(table: pd.DataFrame) -> list[claims.Claim]:
-    """Altman et al.'s 75% for one TCP-like connection (beta = 1/2), against our simulation."""
-    tcp = table[np.isclose(table["beta"], 0.5)]
-    return [
-        claims.Claim(
-            claim=f"One AIMD connection, beta = 1/2, eta = {eta:g}: link utilisation",
-            source="Altman et al. 2006, Sec. I: 'attains 75% link utilization'",
-            paper=PAPER_TCP_UTILISATION,
-            book=float(row.simulated),
-            tolerance=TOLERANCE,
-        )
-        for eta, row in zip(tcp["eta"], tcp.itertuples(), strict=True)
-    ]
-
-
-register(
-    Experiment(
-        name="sawtooth-paths",
-        compute=paths,
-        params=SawtoothParams,
-        modules=(fluid, policies, stats, theory, sys.modules[__name__]),
-        description="Exact AIMD sawtooth paths of one connection on a (beta, eta) grid",
-    )
-)
-register(
-    Experiment(
-        name="sawtooth-utilisation",
-        compute=utilisation,
-        params=SawtoothParams,
-        modules=(fluid, policies, stats, theory, sys.modules[__name__]),
-        description="Mean utilisation of one AIMD connection vs (1 + beta)/2",
-    )
-)

@@ -17,12 +17,14 @@ import ipywidgets as w
 import numpy as np
 import pandas as pd
 
-from . import theory
-from .charts.packets import windows_chart
-from .checks import check_choice, check_range
-from .experiments import packets
-from .packet import QUEUES, SELECTIONS
-from .widgets import LivePanel, _panel
+from tcplab.checks import check_choice, check_range
+from tcplab.packet import QUEUES, SELECTIONS
+from tcplab.theory import altman
+from tcplab.widgets import LivePanel, live_panel
+
+from . import experiments as packets
+from .charts import windows_chart
+from .signals import congestion_events, loss_signals, window_frame
 
 __all__ = ["dumbbell_live", "packets_panel"]
 
@@ -30,7 +32,7 @@ WARMUP = 20.0  # seconds run before the windows are shown (slow start and the fi
 
 
 def dumbbell_live(
-    flows: int = 10,
+    n: int = 10,
     queue: str = "droptail",
     buffer: int = 20,
     select: str = "random",
@@ -42,20 +44,20 @@ def dumbbell_live(
     utilisation, Theorem 1, mean connections signalled per congestion event, time-outs."""
     check_choice("select", select, SELECTIONS)  # the queue is checked by run_dumbbell
     seconds = check_range("seconds", seconds, 1.0, 300.0)
-    extra = {"threshold": 3, "select": select} if queue == "threshold" else {}
+    extra: dict[str, Any] = {"threshold": 3, "select": select} if queue == "threshold" else {}
     params = packets.PacketsParams()
     run = packets.run_setup(
-        params, flows, queue, buffer, duration=WARMUP + seconds, warmup=WARMUP, seed=seed,
+        params, n, queue, buffer, duration=WARMUP + seconds, warmup=WARMUP, seed=seed,
         **extra,
     )  # fmt: skip
     cwnd = run.cwnd()
-    frame = packets.window_frame(cwnd, WARMUP, seconds, params.sync_step)
-    frame = frame.assign(queue=queue, buffer=buffer, flows=flows)
-    per_event = packets.congestion_events(packets.loss_signals(cwnd[cwnd["time"] >= WARMUP]))
+    frame = window_frame(cwnd, WARMUP, seconds, params.sync_step)
+    frame = frame.assign(queue=queue, buffer=buffer, n=n)
+    per_event = congestion_events(loss_signals(cwnd[cwnd["time"] >= WARMUP]))
     summary = run.summary()
     numbers = {
         "utilisation": summary["utilisation"],
-        "theorem1": float(theory.parallel_throughput(flows, 0.5)),
+        "theorem1": float(altman.parallel_throughput(n, 0.5)),
         "mean_signalled": float(np.mean(per_event)) if len(per_event) else float("nan"),
         "events": len(per_event),
         "timeouts": summary["timeouts"],
@@ -63,11 +65,11 @@ def dumbbell_live(
     return frame, numbers
 
 
-def packets_panel(flows: int = 10, queue: str = "droptail", buffer: int = 5) -> LivePanel:
+def packets_panel(n: int = 10, queue: str = "droptail", buffer: int = 5) -> LivePanel:
     """Controls for N, the queue, its buffer, the dropper's policy, the span and the seed;
     redraws the windows (Figs. 9 and 12) of a fresh run."""
     style = {"description_width": "initial"}
-    n_slider = w.IntSlider(flows, min=1, max=20, description="N", style=style)
+    n_slider = w.IntSlider(n, min=1, max=20, description="N", style=style)
     queue_menu = w.Dropdown(options=list(QUEUES), value=queue, description="queue", style=style)
     buffer_slider = w.IntSlider(buffer, min=3, max=150, description="buffer b", style=style)
     select_menu = w.Dropdown(
@@ -91,7 +93,7 @@ def packets_panel(flows: int = 10, queue: str = "droptail", buffer: int = 5) -> 
         return chart
 
     controls = [n_slider, queue_menu, buffer_slider, select_menu, seconds_slider, seed_slider]
-    return _panel(
+    return live_panel(
         controls,
         redraw,
         "Choose N, the queue and its buffer; the packet model reruns the dumbbell.",

@@ -8,19 +8,19 @@ Figs. 3 and 4 (a biased rate-independent policy), the comparison with synchronis
 paper with connections that differ in beta or in eta (round-trip time).
 
 Every number is the exact fluid model's (:mod:`tcplab.fluid`); the closed forms they are set
-against are in :mod:`tcplab.theory` and :mod:`tcplab.theory_parallel`.
+against are in :mod:`tcplab.theory.altman` and :mod:`tcplab.theory.parallel`.
 """
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from .. import fluid, policies, stats, theory, theory_parallel
-from . import Experiment, register
+from tcplab import fluid, policies
+from tcplab.theory import altman
+from tcplab.theory import parallel as theory_parallel
 
 __all__ = [
     "ONE_POLICIES",
@@ -75,14 +75,6 @@ class ThroughputParams:
         )
 
 
-def _theorem1_bound(result: fluid.FluidResult) -> float:
-    """Worst case of |simulated mean - Theorem 1| along these runs (chapter, sample-path
-    identity with |Phi_end - Phi_start| <= c**2)."""
-    beta, eta, n, c = result.beta[0], result.eta[0], result.n_flows, result.capacity
-    rho = (1 + beta) / (1 - beta)
-    return result.replicas * (1 + rho) * c / (2 * eta * (1 + n * rho) * result.simulated_time)
-
-
 def throughput(params: ThroughputParams, seed: int = 0) -> pd.DataFrame:
     """Mean aggregate / c for each (beta, N) under ``params.policy`` (ONE) and under ALL.
 
@@ -102,8 +94,8 @@ def throughput(params: ThroughputParams, seed: int = 0) -> pd.DataFrame:
                     "n": n,
                     "policy": "one",
                     "simulated": one.aggregate,
-                    "formula": theory.parallel_throughput(n, beta),
-                    "bound": _theorem1_bound(one),
+                    "formula": altman.parallel_throughput(n, beta),
+                    "bound": altman.theorem1_bound(one),
                     "events": one.events,
                 }
             )
@@ -243,14 +235,17 @@ def sample_paths(params: PathsParams, seed: int = 0) -> pd.DataFrame:
     frames = []
     for sigma in params.sigmas:
         policy = policies.RateIndependent(theory_parallel.example1_probs(sigma))
-        kwargs = {"beta": params.beta, "eta": params.eta}
-        warm = fluid.sample_path(4, policy, events=params.warmup_events, seed=seed, **kwargs)
+        beta, eta = params.beta, params.eta
+        warm = fluid.sample_path(
+            4, policy, beta=beta, eta=eta, events=params.warmup_events, seed=seed
+        )
         # events come every (1 - beta) x_M / (4 eta): about c / (32 eta) for beta = 1/2 and an
         # even policy, less when the small connections are picked more; double until covered
         events = int(np.ceil(32 * params.window * params.eta / (1 - params.beta)))
         while True:
             path = fluid.sample_path(
-                4, policy, events=events, start=warm.rates_after[-1], seed=seed + 1, **kwargs
+                4, policy, beta=beta, eta=eta, events=events, start=warm.rates_after[-1],
+                seed=seed + 1,
             )
             if path.times[-1] >= params.window:
                 break
@@ -319,7 +314,7 @@ def multtcp(params: MultTCPParams, seed: int = 0) -> pd.DataFrame:
                 "multtcp_simulated": mult,
                 "multtcp_formula": theory_parallel.multtcp_throughput(n, params.beta),
                 "one_simulated": one,
-                "one_formula": theory.parallel_throughput(n, params.beta),
+                "one_formula": altman.parallel_throughput(n, params.beta),
                 "ratio_simulated": mult / one,
                 "ratio_formula": theory_parallel.multtcp_ratio(n, params.beta),
                 "matching_beta": matching,
@@ -338,7 +333,7 @@ class RTTParams:
 
     etas: tuple[float, ...] = (1 / 16, 1 / 4, 1.0, 4.0, 16.0)
     policies: tuple[str, ...] = ONE_POLICIES
-    n_flows: int = 4
+    n: int = 4
     beta: float = 0.5
     events: int = 20_000
     replicas: int = 8
@@ -354,7 +349,7 @@ def rtt(params: RTTParams, seed: int = 0) -> pd.DataFrame:
     for eta in params.etas:
         for policy in params.policies:
             result = fluid.simulate(
-                params.n_flows,
+                params.n,
                 policy,
                 beta=params.beta,
                 eta=eta,
@@ -368,7 +363,7 @@ def rtt(params: RTTParams, seed: int = 0) -> pd.DataFrame:
                     "policy": policy,
                     "simulated": result.aggregate,
                     "ci": result.aggregate_ci,
-                    "formula": theory.parallel_throughput(params.n_flows, params.beta),
+                    "formula": altman.parallel_throughput(params.n, params.beta),
                 }
             )
     return pd.DataFrame(rows)
@@ -412,7 +407,7 @@ def heterogeneous(params: HeterogeneousParams, seed: int = 0) -> pd.DataFrame:
         n = len(beta)
         low, high = theory_parallel.one_policy_range(n, beta, eta)
         common = len(set(beta)) == 1
-        eq5 = theory.parallel_throughput(n, beta[0]) if common else np.nan
+        eq5 = altman.parallel_throughput(n, beta[0]) if common else np.nan
         for policy in params.policies:
             result = fluid.simulate(
                 n,
@@ -442,54 +437,3 @@ def heterogeneous(params: HeterogeneousParams, seed: int = 0) -> pd.DataFrame:
                 }
             )
     return pd.DataFrame(rows)
-
-
-_MODULES = (fluid, policies, stats, theory, theory_parallel, sys.modules[__name__])
-
-for _name, _compute, _params, _description in (
-    (
-        "insensitivity-throughput",
-        throughput,
-        ThroughputParams,
-        "Fig. 2: mean aggregate vs N on a beta grid, under ONE and under ALL",
-    ),
-    (
-        "insensitivity-example1",
-        example1,
-        Example1Params,
-        "Fig. 3: per-class and aggregate throughput of Example 1 vs sigma",
-    ),
-    (
-        "insensitivity-paths",
-        sample_paths,
-        PathsParams,
-        "Fig. 4: exact sample paths of Example 1 for sigma = 1/2 and 1/8",
-    ),
-    (
-        "insensitivity-multtcp",
-        multtcp,
-        MultTCPParams,
-        "MultTCP vs N TCP-like connections under ONE, N = 1..20",
-    ),
-    (
-        "insensitivity-rtt",
-        rtt,
-        RTTParams,
-        "Aggregate of 4 identical connections for several common eta (RTT) and policies",
-    ),
-    (
-        "insensitivity-heterogeneous",
-        heterogeneous,
-        HeterogeneousParams,
-        "Beyond the paper: connections with unequal beta or eta under four ONE policies",
-    ),
-):
-    register(
-        Experiment(
-            name=_name,
-            compute=_compute,
-            params=_params,
-            modules=_MODULES,
-            description=_description,
-        )
-    )

@@ -14,9 +14,11 @@ import hashlib
 import html
 import itertools
 import json
+from fractions import Fraction
 from typing import Any
 
 import altair as alt
+import pandas as pd
 
 __all__ = [
     "PALETTE",
@@ -28,7 +30,10 @@ __all__ = [
     "to_html",
     "to_svg",
     "role_scale",
+    "role_colour",
     "slider",
+    "grid_step",
+    "fraction",
 ]
 
 # Okabe & Ito (2008), without black so every colour reads on light and dark backgrounds.
@@ -98,6 +103,31 @@ def role_scale(roles: list[str] | None = None) -> alt.Scale:
     """Colour scale that gives ours, the formula and the paper their fixed colours."""
     names = roles or list(ROLE_COLOURS)
     return alt.Scale(domain=names, range=[ROLE_COLOURS[name] for name in names])
+
+
+def role_colour(roles: list[str] | None = None, legend: alt.Legend | None = None) -> alt.Color:
+    """The ``role`` colour channel: ours, the formula and the paper in their fixed colours."""
+    if legend is None:
+        return alt.Color("role:N", title=None, scale=role_scale(roles))
+    return alt.Color("role:N", title=None, scale=role_scale(roles), legend=legend)
+
+
+def grid_step(values: pd.Series) -> float:
+    """The smallest gap between the distinct values of a slider's grid (1 for one value)."""
+    steps = sorted(set(values.astype(float).round(6)))
+    if len(steps) < 2:
+        return 1.0
+    return round(min(b - a for a, b in zip(steps, steps[1:], strict=False)), 6)
+
+
+def fraction(value: float, fallback: str | None = "") -> str:
+    """``5/24``, ``1/16`` or ``4`` when ``value`` is such a fraction (denominator up to
+    100 000, to 1e-12); else ``fallback``, or ``f"{value:g}"`` when ``fallback`` is None."""
+    if value == value and abs(value) != float("inf"):  # not NaN, not infinite
+        exact = Fraction(value).limit_denominator(100_000)
+        if abs(float(exact) - value) < 1e-12:
+            return str(exact)
+    return f"{value:g}" if fallback is None else fallback
 
 
 def slider(

@@ -2,19 +2,42 @@
 
 The paper's values are quoted here once, each with the section it comes from, beside the
 tolerance the book claims for it; :func:`keyed_claims` sets them against the tables the
-experiments of :mod:`tcplab.experiments.insensitivity` produce. Tests check every claim with the
-same tolerance the chapter prints.
+chapter's experiments produce. Tests check every claim with the same tolerance the chapter
+prints.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 import pandas as pd
 
-from .. import claims
-from .insensitivity import GROUPS, ONE_POLICIES, gains
+from tcplab import claims
+from tcplab.claims import one_row
 
-__all__ = ["policy_spread", "chapter_numbers", "keyed_claims", "paper_claims", "EXPECTED_VERDICTS"]
+from .experiments import GROUPS, ONE_POLICIES, gains
+
+__all__ = [
+    "TABLES",
+    "EXPECTED_VERDICTS",
+    "FIG2_PAPER",
+    "GAIN_PAPER",
+    "policy_spread",
+    "chapter_claims",
+    "chapter_numbers",
+    "keyed_claims",
+    "paper_claims",
+]
+
+#: the experiments the claims and the prose read, in the order of :func:`keyed_claims`
+TABLES = (
+    "insensitivity-throughput",
+    "insensitivity-example1",
+    "insensitivity-multtcp",
+    "insensitivity-rtt",
+    "insensitivity-heterogeneous",
+)
 
 # ---- the paper's numbers, quoted --------------------------------------------------------------
 
@@ -40,6 +63,13 @@ PAPER_MULTTCP_RATIO = 1.025
 PAPER_POLICY_SPREAD = 0.0
 #: Sec. II-B.5: "(5) does not depend on eta_1": for N = 4, beta = 1/2, 12/13 for every eta
 PAPER_RTT = 12 / 13
+#: Fig. 2's points the paper states in words, (N, value, quote), beta = 1/2, for the chart
+FIG2_PAPER = (
+    (3, PAPER_N3, "β = 1/2, N = 3: '90% link utilization'"),
+    (6, PAPER_N6, "β = 1/2, N = 6: 'almost 95%'"),
+)
+#: the limit of the gain of ONE over ALL, (value, quote), for the chart
+GAIN_PAPER = (PAPER_GAIN_LIMIT, "β = 1/2: the gain tends to 4/3 as N grows")
 
 # ---- tolerances we stand behind ---------------------------------------------------------------
 
@@ -68,14 +98,11 @@ def policy_spread(table: pd.DataFrame) -> pd.Series:
 # ---- numbers quoted in the chapter's prose -----------------------------------------------------
 
 
-def chapter_numbers(
-    throughput_table: pd.DataFrame,
-    example1_table: pd.DataFrame,
-    multtcp_table: pd.DataFrame,
-    rtt_table: pd.DataFrame,
-    heterogeneous_table: pd.DataFrame,
-) -> dict[str, float]:
-    """Every number the chapter's text quotes, computed from the five tables."""
+def chapter_numbers(tables: Mapping[str, pd.DataFrame], scale: str = "full") -> dict[str, float]:
+    """Every number the chapter's text quotes, computed from the five tables of :data:`TABLES`."""
+    throughput_table, example1_table, multtcp_table, rtt_table, heterogeneous_table = (
+        tables[name] for name in TABLES
+    )
     one = throughput_table[throughput_table["policy"] == "one"]
     small = one[one["n"] <= 20]
     synced = throughput_table[throughput_table["policy"] == "all"]
@@ -91,8 +118,8 @@ def chapter_numbers(
     cases = list(dict.fromkeys(heterogeneous_table["case"]))
     spread = policy_spread(heterogeneous_table)
     numbers = {
-        "n3": float(_at(one, beta=0.5, n=3)["simulated"]),
-        "n6": float(_at(one, beta=0.5, n=6)["simulated"]),
+        "n3": float(one_row(one, beta=0.5, n=3)["simulated"]),
+        "n6": float(one_row(one, beta=0.5, n=6)["simulated"]),
         "n_betas": float(one["beta"].nunique()),
         "exact_worst": float((small["simulated"] - small["formula"]).abs().max()),
         "bound_worst": float(small["bound"].max()),
@@ -151,19 +178,6 @@ EXPECTED_VERDICTS = {
 }
 
 
-def _at(table: pd.DataFrame, **where: float | str) -> pd.Series:
-    mask = np.ones(len(table), dtype=bool)
-    for column, value in where.items():
-        if isinstance(value, str):
-            mask &= (table[column] == value).to_numpy()
-        else:
-            mask &= np.isclose(table[column].to_numpy(dtype=float), value)
-    rows = table[mask]
-    if len(rows) != 1:
-        raise ValueError(f"expected one row where {where}, found {len(rows)}")
-    return rows.iloc[0]
-
-
 def _farthest(values: pd.Series, target: float) -> float:
     values = values.astype(float)
     return float(values.iloc[int(np.argmax(np.abs(values.to_numpy() - target)))])
@@ -195,14 +209,14 @@ def keyed_claims(
             claim="Fig. 2: N = 3 connections, β = 1/2: mean aggregate rate / c",
             source="Sec. I and II-B.1: '3 connections would already yield 90% link utilization'",
             paper=PAPER_N3,
-            book=float(_at(one, beta=0.5, n=3)["simulated"]),
+            book=float(one_row(one, beta=0.5, n=3)["simulated"]),
             tolerance=TOL_PERCENT,
         ),
         "n6": claims.Claim(
             claim="Fig. 2: N = 6 connections, β = 1/2: mean aggregate rate / c",
             source="Sec. I and II-B.1: '6 sockets, almost 95% link utilization'",
             paper=PAPER_N6,
-            book=float(_at(one, beta=0.5, n=6)["simulated"]),
+            book=float(one_row(one, beta=0.5, n=6)["simulated"]),
             tolerance=TOL_PERCENT,
         ),
         "exact": claims.Claim(
@@ -249,7 +263,7 @@ def keyed_claims(
             claim=f"MultTCP emulating N = {PAPER_MULTTCP_N} TCPs: mean rate / c",
             source="Sec. II-B.4: 'E(X_MultTCP)/c = 1 − 1/(4N)'",
             paper=PAPER_MULTTCP,
-            book=float(_at(multtcp_table, n=PAPER_MULTTCP_N)["multtcp_simulated"]),
+            book=float(one_row(multtcp_table, n=PAPER_MULTTCP_N)["multtcp_simulated"]),
             tolerance=TOL_DETERMINISTIC,
         ),
         "multtcp-ratio": claims.Claim(
@@ -310,3 +324,8 @@ def paper_claims(
             throughput_table, example1_table, multtcp_table, rtt_table, heterogeneous_table
         ).values()
     )
+
+
+def chapter_claims(tables: Mapping[str, pd.DataFrame]) -> dict[str, claims.Claim]:
+    """:func:`keyed_claims` of the tables of :data:`TABLES` (the uniform entry the tests use)."""
+    return keyed_claims(*(tables[name] for name in TABLES))

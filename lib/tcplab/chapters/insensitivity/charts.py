@@ -8,10 +8,12 @@ OURS colour, closed forms in the FORMULA colour and the paper's own numbers as P
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import altair as alt
 import pandas as pd
 
-from . import FORMULA, OURS, PALETTE, PAPER, role_scale, slider
+from tcplab.charts import FORMULA, OURS, PALETTE, PAPER, fraction, grid_step, role_colour, slider
 
 __all__ = [
     "throughput_explorer",
@@ -24,6 +26,7 @@ __all__ = [
 ]
 
 _ROLES = [OURS, FORMULA, PAPER]
+_ROLE = role_colour(_ROLES, legend=alt.Legend(symbolOpacity=1))
 _THEOREM1 = "1 - 1 / (1 + {n} * (1 + beta) / (1 - beta))"  # Vega expression of eq. (5)
 _ON_BETA = "abs(datum.beta - beta) < 1e-6"
 _PAPER_BETA = "abs(beta - 0.5) < 1e-6 ? 1 : 0.25"  # the paper's numbers are for beta = 1/2
@@ -34,22 +37,9 @@ _GROUP_LABELS = {
 }
 
 
-def _roles() -> alt.Color:
-    return alt.Color(
-        "role:N", title=None, scale=role_scale(_ROLES), legend=alt.Legend(symbolOpacity=1)
-    )
-
-
 def _slim(table: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
     """Only the columns a chart reads, rounded: the spec is embedded in the page."""
     return table[columns].round(8)
-
-
-def _grid_step(values: pd.Series) -> float:
-    steps = sorted(set(values.astype(float).round(6)))
-    if len(steps) < 2:
-        return 1.0
-    return round(min(b - a for a, b in zip(steps, steps[1:], strict=False)), 6)
 
 
 def _paper_points(points: list[dict], fade: str | None = None) -> alt.Chart:
@@ -57,7 +47,7 @@ def _paper_points(points: list[dict], fade: str | None = None) -> alt.Chart:
     if fade is not None:
         chart = chart.transform_calculate(fade=fade)
     return chart.mark_point(shape="diamond", size=170, filled=False, strokeWidth=2.5).encode(
-        color=_roles(),
+        color=_ROLE,
         opacity=alt.Opacity("fade:Q", scale=None) if fade is not None else alt.value(1.0),
         tooltip=[alt.Tooltip("note:N", title="paper")],
     )
@@ -66,20 +56,27 @@ def _paper_points(points: list[dict], fade: str | None = None) -> alt.Chart:
 # ---- Fig. 2 -----------------------------------------------------------------------------------
 
 
-def throughput_explorer(table: pd.DataFrame, gains: pd.DataFrame) -> alt.VConcatChart:
+def throughput_explorer(
+    table: pd.DataFrame,
+    gains: pd.DataFrame,
+    paper: Sequence[tuple[int, float, str]] = (),
+    paper_gain: tuple[float, str] | None = None,
+) -> alt.VConcatChart:
     """Fig. 2 with the ALL comparison: throughput against N, and the gain of ONE over ALL.
 
     ``table`` is the ``insensitivity-throughput`` experiment, ``gains`` its
-    :func:`tcplab.experiments.insensitivity.gains`. A beta slider moves the formulas and picks
-    the simulated points; an N slider highlights one N.
+    :func:`tcplab.chapters.insensitivity.experiments.gains`. A beta slider moves the formulas
+    and picks the simulated points; an N slider highlights one N. ``paper`` holds the paper's
+    (N, value, quote) for beta = 1/2 and ``paper_gain`` its (limit, quote) of the gain, drawn
+    as diamonds (the chapter's claims module has them).
     """
     table = _slim(table, ["beta", "n", "policy", "simulated", "formula"])
     gains = _slim(gains, ["beta", "n", "simulated", "formula", "limit"])
     betas = table["beta"]
-    beta = slider("beta", "decrease factor β", betas.min(), betas.max(), _grid_step(betas), 0.5)
+    beta = slider("beta", "decrease factor β", betas.min(), betas.max(), grid_step(betas), 0.5)
     n_max = 20
     pick_n = slider("N", "connections N", 1, n_max, 1, 3)
-    roles = _roles()
+    roles = _ROLE
     kinds = alt.Shape(
         "kind:N",
         title=None,
@@ -140,13 +137,7 @@ def throughput_explorer(table: pd.DataFrame, gains: pd.DataFrame) -> alt.VConcat
             ],
         )
     )
-    paper = _paper_points(
-        [
-            {"n": 3, "value": 0.90, "note": "β = 1/2, N = 3: '90% link utilization'"},
-            {"n": 6, "value": 0.95, "note": "β = 1/2, N = 6: 'almost 95%'"},
-        ],
-        fade=_PAPER_BETA,
-    ).encode(x=x, y=y)
+    points = [{"n": n, "value": value, "note": note} for n, value, note in paper]
     marker = (
         alt.Chart(pd.DataFrame({"z": [0]}))
         .transform_calculate(n="N")
@@ -164,7 +155,10 @@ def throughput_explorer(table: pd.DataFrame, gains: pd.DataFrame) -> alt.VConcat
         .encode(x=alt.value(0), y=alt.value(260), text="text:N")
     )
     # the curve first: a page test waits for the first mark, and a flat line has no height
-    top = alt.layer(one_curve, all_curve, dots, paper, marker, label).properties(
+    layers = [one_curve, all_curve, dots]
+    if points:
+        layers.append(_paper_points(points, fade=_PAPER_BETA).encode(x=x, y=y))
+    top = alt.layer(*layers, marker, label).properties(
         title="Fig. 2: N AIMD connections, one signalled per congestion event",
         width=520,
         height=260,
@@ -209,17 +203,18 @@ def throughput_explorer(table: pd.DataFrame, gains: pd.DataFrame) -> alt.VConcat
             ],
         )
     )
-    gain_paper = _paper_points(
-        [{"n": 1000, "gain": 4 / 3, "note": "β = 1/2: the gain tends to 4/3 as N grows"}],
-        fade=_PAPER_BETA,
-    ).encode(x=gx, y=gy)
+    gain_layers = [gain_curve, limit, gain_dots]
+    if paper_gain is not None:
+        value, note = paper_gain
+        point = {"n": float(gains["n"].max()), "gain": value, "note": note}
+        gain_layers.append(_paper_points([point], fade=_PAPER_BETA).encode(x=gx, y=gy))
     gain_marker = (
         alt.Chart(pd.DataFrame({"z": [0]}))
         .transform_calculate(n="N")
         .mark_rule(color="gray", strokeDash=[4, 4])
         .encode(x=gx)
     )
-    bottom = alt.layer(gain_curve, limit, gain_dots, gain_paper, gain_marker).properties(
+    bottom = alt.layer(*gain_layers, gain_marker).properties(
         title="Gain of ONE over ALL, and its limit 2/(1 + β)", width=520, height=170
     )
     return alt.vconcat(top, bottom).add_params(beta, pick_n).resolve_scale(shape="independent")
@@ -244,14 +239,14 @@ def _example1_layers(table: pd.DataFrame) -> tuple[alt.Chart, ...]:
     lines = (
         base.transform_calculate(value="datum.formula", role=f"'{FORMULA}'")
         .mark_line()
-        .encode(x=x, y=y, color=_roles(), detail="label:N")
+        .encode(x=x, y=y, color=_ROLE, detail="label:N")
     )
     bars = (
         base.transform_calculate(
             low="datum.simulated - datum.ci", high="datum.simulated + datum.ci", role=f"'{OURS}'"
         )
         .mark_rule()
-        .encode(x=x, y="low:Q", y2="high:Q", color=_roles())
+        .encode(x=x, y="low:Q", y2="high:Q", color=_ROLE)
     )
     dots = (
         base.transform_calculate(value="datum.simulated", role=f"'{OURS}'")
@@ -259,7 +254,7 @@ def _example1_layers(table: pd.DataFrame) -> tuple[alt.Chart, ...]:
         .encode(
             x=x,
             y=y,
-            color=_roles(),
+            color=_ROLE,
             shape=groups,
             tooltip=[
                 alt.Tooltip("sigma:Q", title="σ"),
@@ -287,7 +282,7 @@ def example1_explorer(table: pd.DataFrame, paper_value: float) -> alt.VConcatCha
     """
     sigmas = table["sigma"]
     start = 0.125 if (sigmas - 0.125).abs().min() < 1e-9 else float(sigmas.iloc[0])
-    sigma = slider("sigma", "bias σ", sigmas.min(), sigmas.max(), _grid_step(sigmas), start)
+    sigma = slider("sigma", "bias σ", sigmas.min(), sigmas.max(), grid_step(sigmas), start)
     x = alt.X("sigma:Q", title="bias σ (class 1 is picked with probability σ)")
     y = alt.Y("value:Q", title="mean rate / c", scale=alt.Scale(domain=[0, 1]))
     lines, bars, dots, names = _example1_layers(table)
@@ -297,7 +292,7 @@ def example1_explorer(table: pd.DataFrame, paper_value: float) -> alt.VConcatCha
             sigma="sigma", role=f"'{PAPER}'", note="'Theorem 1, N = 4: aggregate 12/13'"
         )
         .mark_point(shape="diamond", size=170, filled=False, strokeWidth=2.5)
-        .encode(x=x, y=y, color=_roles(), tooltip=[alt.Tooltip("note:N", title="paper")])
+        .encode(x=x, y=y, color=_ROLE, tooltip=[alt.Tooltip("note:N", title="paper")])
     )
     marker = (
         alt.Chart(pd.DataFrame({"z": [0]}))
@@ -328,7 +323,9 @@ def example1_explorer(table: pd.DataFrame, paper_value: float) -> alt.VConcatCha
     return alt.vconcat(plot, readout).add_params(sigma)
 
 
-def example1_chart(table: pd.DataFrame, sigma: float | None = None, title: str = "") -> alt.Chart:
+def example1_chart(
+    table: pd.DataFrame, sigma: float | None = None, title: str = ""
+) -> alt.LayerChart | alt.FacetChart:
     """Fig. 3 without sliders (for live panels): per-class and aggregate against sigma."""
     layers = list(_example1_layers(table))
     if sigma is not None:  # drawn first, under the points
@@ -414,7 +411,7 @@ def multtcp_chart(table: pd.DataFrame, paper_value: float, paper_n: int, paper_r
         .transform_filter("datum.what !== '" + list(series)[2] + "'")
         .transform_calculate(value="datum.formula", role=f"'{FORMULA}'")
         .mark_line()
-        .encode(x=x, y=y, color=_roles(), detail="what:N")
+        .encode(x=x, y=y, color=_ROLE, detail="what:N")
     )
     dots = (
         alt.Chart(long)
@@ -423,7 +420,7 @@ def multtcp_chart(table: pd.DataFrame, paper_value: float, paper_n: int, paper_r
         .encode(
             x=x,
             y=y,
-            color=_roles(),
+            color=_ROLE,
             shape=what,
             tooltip=["n:Q", "what:N", alt.Tooltip("simulated:Q", format=".6f")],
         )
@@ -440,7 +437,7 @@ def multtcp_chart(table: pd.DataFrame, paper_value: float, paper_n: int, paper_r
         alt.Chart(ratios)
         .transform_calculate(ratio="datum.ratio_formula", role=f"'{FORMULA}'")
         .mark_line()
-        .encode(x=x, y=ry, color=_roles())
+        .encode(x=x, y=ry, color=_ROLE)
     )
     ratio_dots = (
         alt.Chart(ratios)
@@ -449,7 +446,7 @@ def multtcp_chart(table: pd.DataFrame, paper_value: float, paper_n: int, paper_r
         .encode(
             x=x,
             y=ry,
-            color=_roles(),
+            color=_ROLE,
             tooltip=["n:Q", alt.Tooltip("ratio_simulated:Q", title="simulated", format=".6f")],
         )
     )
@@ -457,7 +454,7 @@ def multtcp_chart(table: pd.DataFrame, paper_value: float, paper_n: int, paper_r
         alt.Chart(pd.DataFrame({"ratio": [paper_ratio]}))
         .transform_calculate(role=f"'{PAPER}'")
         .mark_rule(strokeDash=[6, 4])
-        .encode(y=ry, color=_roles())
+        .encode(y=ry, color=_ROLE)
     )
     best = int(table.loc[table["ratio_simulated"].idxmax(), "n"])
     paper_bound = _paper_points(
@@ -472,11 +469,13 @@ def multtcp_chart(table: pd.DataFrame, paper_value: float, paper_n: int, paper_r
 # ---- round-trip times, and connections that differ -------------------------------------------
 
 
-def rtt_chart(table: pd.DataFrame, paper_value: float, tolerance: float) -> alt.LayerChart:
+def rtt_chart(
+    table: pd.DataFrame, paper_value: float, tolerance: float
+) -> alt.LayerChart | alt.FacetChart:
     """Aggregate of four identical connections for several common eta, per policy, with the
     band of +- ``tolerance`` around ``paper_value`` (12/13)."""
     frame = _slim(table, ["eta", "policy", "simulated"])
-    labels = {eta: _fraction(eta) for eta in sorted(frame["eta"].unique())}
+    labels = {eta: fraction(eta, fallback=None) for eta in sorted(frame["eta"].unique())}
     frame["η"] = frame["eta"].map(labels)
     order = list(labels.values())
     x = alt.X(
@@ -495,7 +494,7 @@ def rtt_chart(table: pd.DataFrame, paper_value: float, tolerance: float) -> alt.
         alt.Chart(pd.DataFrame({"value": [paper_value]}))
         .transform_calculate(role=f"'{FORMULA}'")
         .mark_rule()
-        .encode(y=y, color=_roles())
+        .encode(y=y, color=_ROLE)
     )
     dots = (
         alt.Chart(frame)
@@ -504,7 +503,7 @@ def rtt_chart(table: pd.DataFrame, paper_value: float, tolerance: float) -> alt.
         .encode(
             x=x,
             y=y,
-            color=_roles(),
+            color=_ROLE,
             shape=alt.Shape("policy:N", title=None),
             xOffset=alt.XOffset("policy:N"),
             tooltip=["η:N", "policy:N", alt.Tooltip("simulated:Q", format=".7f")],
@@ -520,14 +519,7 @@ def rtt_chart(table: pd.DataFrame, paper_value: float, tolerance: float) -> alt.
     )
 
 
-def _fraction(value: float) -> str:
-    """1/16, 1/4, 1, 4, 16: the axis labels of the eta grid."""
-    if value >= 1 or abs(1 / value - round(1 / value)) > 1e-9:
-        return f"{value:g}"
-    return f"1/{round(1 / value)}"
-
-
-def heterogeneous_chart(table: pd.DataFrame) -> alt.LayerChart:
+def heterogeneous_chart(table: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
     """Aggregate per case and policy, the range any ONE policy can give, and the exact value
     for the rate-independent policy; eq. (5) of the paper where the connections are all alike
     but for their RTTs (what 'RTT insensitivity' would predict)."""
@@ -546,7 +538,7 @@ def heterogeneous_chart(table: pd.DataFrame) -> alt.LayerChart:
             x=x,
             x2="high:Q",
             y=y,
-            color=_roles(),
+            color=_ROLE,
             tooltip=[
                 "case:N",
                 alt.Tooltip("low:Q", title="lowest any ONE policy", format=".4f"),
@@ -562,7 +554,7 @@ def heterogeneous_chart(table: pd.DataFrame) -> alt.LayerChart:
         .encode(
             x=x,
             y=y,
-            color=_roles(),
+            color=_ROLE,
             tooltip=["case:N", alt.Tooltip("exact:Q", title="exact, rate-independent")],
         )
     )
@@ -573,7 +565,7 @@ def heterogeneous_chart(table: pd.DataFrame) -> alt.LayerChart:
         .encode(
             x=x,
             y=y,
-            color=_roles(),
+            color=_ROLE,
             shape=alt.Shape("policy:N", title=None),
             yOffset=alt.YOffset("policy:N"),
             tooltip=[

@@ -7,20 +7,20 @@ with the exact fluid model, the time-stationary distributions behind it, the sam
 N = 3, 4 and for connections with different decrease factors (beyond the paper), the
 largest-rate fixed point of eq. (9) with its round-robin order (Proposition 1, Remark 2), and
 the beatdown policy of Section IV-B: its sample path (Fig. 5), its rates at tagging times and
-its mean aggregate (Theorem 3). Closed forms are in :mod:`tcplab.theory_moments`.
+its mean aggregate (Theorem 3). Closed forms are in :mod:`tcplab.theory.moments`; the
+paper-vs-book rows in :mod:`tcplab.chapters.moments.claims`.
 """
 
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
-from fractions import Fraction
 
 import numpy as np
 import pandas as pd
 
-from .. import claims, fluid, policies, stats, theory, theory_moments
-from . import Experiment, register
+from tcplab import fluid, policies
+from tcplab.theory import altman
+from tcplab.theory import moments as theory_moments
 
 __all__ = [
     "POLICIES",
@@ -35,28 +35,16 @@ __all__ = [
     "beatdown_tags",
     "theorem3",
     "with_exact",
-    "theorem2_frame",
-    "beyond_frame",
     "segment_histogram",
-    "paper_claims",
-    "KNOWN_DISAGREEMENTS",
-    "THEOREM2_TOLERANCE",
-    "theorem1_bound",
 ]
 
 #: the paper's order in Theorem 2
 POLICIES = ("beatdown", "rate-independent", "rate-proportional", "largest-rate")
 #: beatdown releases a tag once the tagged rate is below this fraction of c (the paper: at 0)
 BEATDOWN_THRESHOLD = 1e-7
-#: relative tolerance of the Theorem 2 rows (the issue's 0.5%)
-THEOREM2_TOLERANCE = 0.005
-#: absolute tolerance for deterministic fixed points (largest-rate, beatdown tagging times)
-FIXED_POINT_TOLERANCE = 1e-6
-#: claims where the book shows the paper is wrong: keys of :func:`paper_claims`
-KNOWN_DISAGREEMENTS = ("theorem2-beatdown", "beatdown-tag-2-n4")
 
 
-def _policy(name: str, threshold: float = BEATDOWN_THRESHOLD) -> policies.LossPolicy:
+def _policy(name: str, threshold: float = BEATDOWN_THRESHOLD) -> policies.LossPolicy | str:
     return policies.Beatdown(threshold=threshold) if name == "beatdown" else name
 
 
@@ -155,7 +143,7 @@ def with_exact(table: pd.DataFrame) -> pd.DataFrame:
 class DistributionParams:
     """Exact time-stationary histograms of one connection's rate, N = 2 identical connections."""
 
-    n_flows: int = 2
+    n: int = 2
     beta: float = 0.5
     events: int = 200_000
     warmup_events: int = 2_000
@@ -188,7 +176,7 @@ def distributions(params: DistributionParams, seed: int = 0) -> pd.DataFrame:
     frames = []
     for name in POLICIES:
         path = fluid.sample_path(
-            params.n_flows,
+            params.n,
             _policy(name, params.beatdown_threshold),
             beta=params.beta,
             events=params.warmup_events + params.events,
@@ -196,10 +184,10 @@ def distributions(params: DistributionParams, seed: int = 0) -> pd.DataFrame:
         )
         skip = params.warmup_events
         time = path.times[-1] - path.times[skip]
-        mass = segment_histogram(path, edges, skip).sum(axis=1) / (params.n_flows * time)
+        mass = segment_histogram(path, edges, skip).sum(axis=1) / (params.n * time)
         a = path.rates_after[skip:-1] / path.capacity
         b = path.rates_before[skip + 1 :] / path.capacity
-        second = float(((b**3 - a**3) / 3.0).sum() / (params.n_flows * time))
+        second = float(((b**3 - a**3) / 3.0).sum() / (params.n * time))
         frames.append(
             pd.DataFrame(
                 {
@@ -323,23 +311,10 @@ def beatdown_tags(params: BeatdownParams, seed: int = 0) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def theorem1_bound(result: fluid.FluidResult) -> float:
-    """Largest possible |mean aggregate / c - Theorem 1| of a run of identical connections.
-
-    For any policy signalling one connection per event the fluid model obeys a sample-path
-    identity (d/dt sum x_i^2 = 2 eta A, and the drop at each event): the time average of A over
-    a window of length T differs from Theorem 1 only by a boundary term, at most
-    ``(1 + rho) c / (2 eta (1 + N rho) T)`` with rho = (1 + beta)/(1 - beta); pooled over
-    replicas, ``replicas`` times that over the total simulated time.
-    """
-    beta, eta, n = result.beta[0], result.eta[0], result.n_flows
-    rho = (1 + beta) / (1 - beta)
-    return result.replicas * (1 + rho) / (2 * eta * (1 + n * rho) * result.simulated_time)
-
-
 def theorem3(params: BeatdownParams, seed: int = 0) -> pd.DataFrame:
     """Mean aggregate under beatdown (new tag: largest or random) vs Theorem 1, per N,
-    with the deterministic bound on their difference (:func:`theorem1_bound`)."""
+    with the deterministic bound on their difference
+    (:func:`tcplab.theory.altman.theorem1_bound`)."""
     rows = []
     for n in params.ns:
         for pick in ("largest", "random"):
@@ -356,129 +331,9 @@ def theorem3(params: BeatdownParams, seed: int = 0) -> pd.DataFrame:
                     "pick": pick,
                     "aggregate": result.aggregate,
                     "aggregate_ci": result.aggregate_ci,
-                    "theorem1": float(theory.parallel_throughput(n)),
-                    "bound": theorem1_bound(result),
+                    "theorem1": float(altman.parallel_throughput(n)),
+                    "bound": altman.theorem1_bound(result),
                     "second_moment": float(np.mean(result.second_moment)),
                 }
             )
     return pd.DataFrame(rows)
-
-
-def _fraction(value: float) -> str:
-    if not np.isfinite(value):
-        return ""
-    frac = Fraction(value).limit_denominator(100_000)
-    return f"{frac.numerator}/{frac.denominator}" if abs(float(frac) - value) < 1e-12 else ""
-
-
-def theorem2_frame(exact: pd.DataFrame) -> pd.DataFrame:
-    """The Theorem 2 table for display: paper, ours with 95% CI, closed form, errors."""
-    two = exact[(exact["n"] == 2) & exact["identical"] & (exact["flow"] == 1)]
-    two = two.set_index("policy").loc[list(POLICIES)]
-    return pd.DataFrame(
-        {
-            "paper": two["paper"],
-            "ours (fluid model)": two["second_moment"],
-            "95% CI ±": two["second_moment_ci"],
-            "ours / paper − 1": two["second_moment"] / two["paper"] - 1.0,
-            "closed form": two["exact"],
-            "as a fraction": [_fraction(v) for v in two["exact"]],
-            "ours / closed form − 1": two["second_moment"] / two["exact"] - 1.0,
-        }
-    )
-
-
-def beyond_frame(exact: pd.DataFrame) -> pd.DataFrame:
-    """E[X_i^2]/c^2 for every case beyond Theorem 2, one row per (case, connection, policy)."""
-    rows = exact[~((exact["n"] == 2) & exact["identical"])]
-    rows = rows[~rows["identical"] | (rows["flow"] == 1)]
-    return pd.DataFrame(
-        {
-            "case": rows["case"],
-            "connection": rows["flow"],
-            "policy": rows["policy"],
-            "ours": rows["second_moment"],
-            "95% CI ±": rows["second_moment_ci"],
-            "closed form": rows["exact"],
-            "as a fraction": [_fraction(v) for v in rows["exact"]],
-            "mean rate / c": rows["mean"],
-        }
-    ).reset_index(drop=True)
-
-
-# ---- paper vs book -------------------------------------------------------------------------------
-
-
-def paper_claims(
-    table: pd.DataFrame, largest: pd.DataFrame, tags: pd.DataFrame, thm3: pd.DataFrame
-) -> dict[str, claims.Claim]:
-    """Every number of Sections III-IV we reproduce, keyed; see :data:`KNOWN_DISAGREEMENTS`."""
-    out: dict[str, claims.Claim] = {}
-    two = table[(table["n"] == 2) & table["identical"] & (table["flow"] == 1)]
-    for name in POLICIES:
-        row = two[two["policy"] == name].iloc[0]
-        paper = theory_moments.PAPER_THEOREM2[name]
-        out[f"theorem2-{name}"] = claims.Claim(
-            claim=f"Two identical connections, β = 1/2, {name}: E[X₁²]/c²",
-            source="Altman et al. 2006, Theorem 2",
-            paper=paper,
-            book=float(row["second_moment"]),
-            tolerance=THEOREM2_TOLERANCE * paper,
-        )
-    for n, group in largest.groupby("n"):
-        top = group[group["rank"] == 1].iloc[0]
-        out[f"largest-rate-n{n}"] = claims.Claim(
-            claim=f"Largest-rate, N = {n}: largest rate before congestion x̃₁/c",
-            source="Altman et al. 2006, Proposition 1, eq. (9)",
-            paper=float(top["formula"]),
-            book=float(top["simulated"]),
-            tolerance=FIXED_POINT_TOLERANCE,
-        )
-    for n, group in tags.groupby("n"):
-        top = group[group["rank"] == 1].iloc[0]
-        out[f"beatdown-tag-1-n{n}"] = claims.Claim(
-            claim=f"Beatdown, N = {n}: largest rate at a tagging time ỹ₁/c = 2/N",
-            source="Altman et al. 2006, Sec. IV-B",
-            paper=float(top["printed"]),
-            book=float(top["simulated"]),
-            tolerance=FIXED_POINT_TOLERANCE,
-        )
-        if n == 4:
-            second = group[group["rank"] == 2].iloc[0]
-            out["beatdown-tag-2-n4"] = claims.Claim(
-                claim="Beatdown, N = 4: second rate at a tagging time ỹ₂/c (printed summary)",
-                source="Altman et al. 2006, Sec. IV-B, 'In summary'",
-                paper=float(second["printed"]),
-                book=float(second["simulated"]),
-                tolerance=FIXED_POINT_TOLERANCE,
-            )
-    for row in thm3.itertuples():
-        out[f"theorem3-n{row.n}-{row.pick}"] = claims.Claim(
-            claim=f"Beatdown (new tag: {row.pick}), N = {row.n}: mean aggregate / c",
-            source="Altman et al. 2006, Theorem 3 (= Theorem 1)",
-            paper=row.theorem1,
-            book=row.aggregate,
-            tolerance=row.bound,
-        )
-    return out
-
-
-_MODULES = (fluid, policies, stats, theory, theory_moments, sys.modules[__name__])
-
-for _name, _compute, _params, _description in (
-    ("moments-table", second_moments, TableParams, "E[X_i^2]/c^2 per policy for N = 2, 3, 4"),
-    ("moments-distributions", distributions, DistributionParams, "Exact rate histograms, N = 2"),
-    ("moments-largest-rate", largest_rate, LargestRateParams, "Largest-rate fixed point, eq. (9)"),
-    ("moments-beatdown-path", beatdown_path, BeatdownParams, "Beatdown sample path (Fig. 5)"),
-    ("moments-beatdown-tags", beatdown_tags, BeatdownParams, "Beatdown rates at tagging times"),
-    ("moments-theorem3", theorem3, BeatdownParams, "Beatdown mean aggregate vs Theorem 1"),
-):
-    register(
-        Experiment(
-            name=_name,
-            compute=_compute,
-            params=_params,
-            modules=_MODULES,
-            description=_description,
-        )
-    )

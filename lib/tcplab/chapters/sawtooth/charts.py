@@ -10,20 +10,11 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from . import FORMULA, OURS, PAPER, ROLE_COLOURS, role_scale, slider
+from tcplab.charts import FORMULA, OURS, PAPER, ROLE_COLOURS, grid_step, role_scale, slider
 
 __all__ = ["sawtooth_explorer", "sawtooth_path_chart"]
 
 _PICK = "abs(datum.beta - beta) < 1e-6 && abs(datum.eta - eta) < 1e-6"
-
-
-def _grid_step(values: pd.Series) -> float:
-    steps = sorted(set(values.round(6)))
-    return (
-        round(min(b - a for a, b in zip(steps, steps[1:], strict=False)), 6)
-        if len(steps) > 1
-        else 1.0
-    )
 
 
 def sawtooth_path_chart(path: pd.DataFrame, title: str = "") -> alt.Chart:
@@ -46,8 +37,8 @@ def sawtooth_explorer(
     ``paper_value`` is the paper's utilisation at ``paper_beta``, drawn as a diamond.
     """
     betas, etas = paths["beta"], paths["eta"]
-    beta = slider("beta", "decrease factor β", betas.min(), betas.max(), _grid_step(betas), 0.5)
-    eta = slider("eta", "increase rate η", etas.min(), etas.max(), _grid_step(etas), 1.0)
+    beta = slider("beta", "decrease factor β", betas.min(), betas.max(), grid_step(betas), 0.5)
+    eta = slider("eta", "increase rate η", etas.min(), etas.max(), grid_step(etas), 1.0)
     roles = alt.Color("role:N", title=None, scale=role_scale([OURS, FORMULA, PAPER]))
 
     base = alt.Chart(paths).transform_filter(_PICK)

@@ -1,0 +1,71 @@
+"""From fluid to packets: Altman et al. (2006), Section V, on the packet model.
+
+The chapter's experiments, declared for :mod:`tcplab.registry`; this file imports no model.
+"""
+
+from tcplab.registry import Experiment
+
+_HERE = "tcplab.chapters.packets.experiments"
+
+EXPERIMENTS = (
+    Experiment(
+        "packets-validation",
+        f"{_HERE}:validation",
+        "PacketsParams",
+        "Packet model vs theory: one-flow sawtooth, RED fairness",
+    ),
+    Experiment(
+        "packets-droptail",
+        f"{_HERE}:droptail",
+        "PacketsParams",
+        "Fig. 7: DropTail utilisation vs N and buffer",
+    ),
+    Experiment(
+        "packets-red",
+        f"{_HERE}:red",
+        "PacketsParams",
+        "Fig. 10: RED utilisation vs N and buffer",
+    ),
+    Experiment(
+        "packets-threshold",
+        f"{_HERE}:threshold",
+        "PacketsParams",
+        "Fig. 11: threshold-dropper utilisation vs N, policies",
+    ),
+    Experiment(
+        "packets-hold",
+        f"{_HERE}:hold",
+        "PacketsParams",
+        "Threshold-dropper: utilisation vs its hold time",
+    ),
+    Experiment(
+        "packets-replicas",
+        f"{_HERE}:replicas",
+        "PacketsParams",
+        "Threshold-dropper policies over several seeds",
+    ),
+    Experiment(
+        "packets-windows",
+        f"{_HERE}:windows",
+        "PacketsParams",
+        "Figs. 8, 9, 12: congestion windows over time",
+    ),
+    Experiment(
+        "packets-events",
+        f"{_HERE}:events",
+        "PacketsParams",
+        "Fig. 15: connections signalled per congestion event",
+    ),
+    Experiment(
+        "packets-loss",
+        f"{_HERE}:loss",
+        "PacketsParams",
+        "One flow under random loss vs Mathis and Padhye formulas",
+    ),
+    Experiment(
+        "packets-signalled",
+        f"{_HERE}:signalled",
+        "PacketsParams",
+        "Figs. 13-14: P(signalled | window), DropTail and RED",
+    ),
+)

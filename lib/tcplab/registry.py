@@ -1,0 +1,131 @@
+"""The experiments behind the book, by name: declared as data, imported only when they run.
+
+Each chapter package (``tcplab/chapters/<name>/``) lists its experiments in its
+``__init__.py`` as ``EXPERIMENTS``, a tuple of :class:`Experiment` records that name the
+function and its frozen parameter class by dotted path. Listing them imports no model: the
+chapter's code is imported when an experiment runs. :func:`run` is what a chapter, the
+``tcplab`` command, ``make data`` and the tests call: at ``scale="full"`` it reads the result
+from data/ (or computes and stores it), at ``scale="quick"`` it computes the small variant.
+The code fingerprint of a stored result comes from the modules the experiment's code imports
+(:func:`tcplab.cache.imported_modules`), not from a list kept by hand.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .checks import check_choice
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["Experiment", "REGISTRY", "SCALES", "run", "run_all"]
+
+SCALES = ("full", "quick")
+CHAPTERS = "tcplab.chapters"
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """A named computation the book caches, declared without importing it.
+
+    ``compute`` is ``"package.module:function"``, a function ``(params, seed) -> DataFrame``;
+    ``params`` names its frozen parameter dataclass (the paper's values as defaults, and a
+    ``quick()`` variant) in the same module, or anywhere as ``"package.module:Class"``.
+    """
+
+    name: str
+    compute: str
+    params: str
+    description: str
+
+    @property
+    def module(self) -> str:
+        """The module that holds the computation (where its fingerprint starts)."""
+        return self.compute.partition(":")[0]
+
+    def function(self) -> Callable[[Any, int], pd.DataFrame]:
+        return _load(self.compute)
+
+    def parameter_class(self) -> Any:
+        where = self.params if ":" in self.params else f"{self.module}:{self.params}"
+        return _load(where)
+
+    def parameters(self, scale: str) -> Any:
+        check_choice("scale", scale, SCALES)
+        params = self.parameter_class()
+        return params() if scale == "full" else params.quick()
+
+    def modules(self) -> tuple[str, ...]:
+        """Every tcplab module the computation imports, directly or not."""
+        from .cache import imported_modules
+
+        return imported_modules(self.module)
+
+
+def _load(where: str) -> Any:
+    module, _, attribute = where.partition(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
+class _Registry(Mapping[str, Experiment]):
+    """Every chapter's declared experiments, collected on first use (chapter ``__init__``
+    files only: they declare, they do not compute)."""
+
+    def __init__(self) -> None:
+        self._found: dict[str, Experiment] | None = None
+
+    def _all(self) -> dict[str, Experiment]:
+        if self._found is None:
+            found: dict[str, Experiment] = {}
+            package = importlib.import_module(CHAPTERS)
+            for info in pkgutil.iter_modules(package.__path__, f"{CHAPTERS}."):
+                chapter = importlib.import_module(info.name)
+                for experiment in getattr(chapter, "EXPERIMENTS", ()):
+                    if experiment.name in found:
+                        raise ValueError(f"experiment {experiment.name!r} is declared twice")
+                    found[experiment.name] = experiment
+            self._found = found
+        return self._found
+
+    def __getitem__(self, name: str) -> Experiment:
+        return self._all()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+
+REGISTRY: Mapping[str, Experiment] = _Registry()
+
+
+def run(name: str, *, scale: str = "full", seed: int = 0, refresh: bool = False) -> pd.DataFrame:
+    """The result of experiment ``name`` at ``scale``: cached in data/ when full scale."""
+    from . import cache
+
+    check_choice("experiment", name, REGISTRY)
+    experiment = REGISTRY[name]
+    params = experiment.parameters(scale)
+    compute = experiment.function()
+    return cache.cached(
+        name,
+        lambda: compute(params, seed),
+        params=params,
+        seed=seed,
+        scale=scale,
+        modules=experiment.modules(),
+        refresh=refresh,
+    )
+
+
+def run_all(
+    names: tuple[str, ...], *, scale: str = "full", seed: int = 0
+) -> dict[str, pd.DataFrame]:
+    """:func:`run` for each of ``names``, keyed by name (a chapter's claims read these)."""
+    return {name: run(name, scale=scale, seed=seed) for name in names}

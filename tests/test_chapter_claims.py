@@ -1,0 +1,89 @@
+"""Every chapter's paper-vs-book table, through the one entry each chapter's claims module has.
+
+For each chapter package, ``claims.chapter_claims(tables)`` must give every claim its expected
+verdict (``claims.EXPECTED_VERDICTS``: rows where the book shows the paper wrong, or Theorem 1
+carried beyond its assumptions, disagree; every other row agrees), at quick scale and on the
+full-scale results in data/; ``claims.chapter_numbers`` must give a finite number for every
+quantity the prose quotes.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import pkgutil
+from functools import cache as memo
+
+import pandas as pd
+import pytest
+
+from tcplab import cache, chapters, registry
+
+#: words in the names of measured columns (the rest are parameters and closed forms)
+MEASURED = ("simulated", "utilisation", "second_moment", "aggregate", "jain", "mean_m", "vs_")
+CHAPTERS = sorted(info.name for info in pkgutil.iter_modules(chapters.__path__))
+
+
+def _claims_module(chapter: str):  # noqa: ANN202
+    return importlib.import_module(f"tcplab.chapters.{chapter}.claims")
+
+
+@memo
+def _tables(chapter: str, scale: str) -> dict[str, pd.DataFrame]:
+    names = _claims_module(chapter).TABLES
+    if scale == "quick":
+        return registry.run_all(names, scale="quick")
+    tables = {}
+    for name in names:
+        found = cache.load(cache.Entry(name))
+        assert found is not None, f"data/{name}.csv is missing: run `make data`"
+        tables[name] = found[0]
+    return tables
+
+
+def test_every_chapter_package_has_claims_and_experiments() -> None:
+    assert {"sawtooth", "insensitivity", "moments", "packets"} <= set(CHAPTERS)
+    declared = {e.module.split(".")[2] for e in registry.REGISTRY.values()}
+    assert declared == set(CHAPTERS)
+
+
+@pytest.mark.parametrize("scale", ["quick", "full"])
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_every_claim_has_its_expected_verdict(chapter: str, scale: str) -> None:
+    module = _claims_module(chapter)
+    found = module.chapter_claims(_tables(chapter, scale))
+    assert found and set(module.EXPECTED_VERDICTS) <= set(found)
+    wrong = [
+        f"{key}: paper {c.paper:.6g}, book {c.book:.6g}, tolerance {c.tolerance:.1e}"
+        for key, c in found.items()
+        if c.within != module.EXPECTED_VERDICTS.get(key, True)
+    ]
+    assert not wrong, "\n".join(wrong)
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_the_claims_read_the_tables(chapter: str) -> None:
+    """Halve every measured number: some verdict must change (the claims are not constants).
+
+    Parameters (beta, N, buffers) stay, so that the claims find their rows."""
+    module = _claims_module(chapter)
+    before = {k: c.within for k, c in module.chapter_claims(_tables(chapter, "quick")).items()}
+    halved = {}
+    for name, table in _tables(chapter, "quick").items():
+        table = table.copy()
+        for column in table.select_dtypes("float").columns:
+            if any(word in column for word in MEASURED):
+                table[column] = table[column] * 0.5
+        halved[name] = table
+    after = {k: c.within for k, c in module.chapter_claims(halved).items()}
+    assert after != before
+
+
+@pytest.mark.parametrize("scale", ["quick", "full"])
+@pytest.mark.parametrize("chapter", CHAPTERS)
+def test_every_quoted_number_is_computed_and_finite(chapter: str, scale: str) -> None:
+    numbers = _claims_module(chapter).chapter_numbers(_tables(chapter, scale), scale)
+    assert numbers
+    for name, value in numbers.items():
+        assert isinstance(value, int | float | str), name
+        assert isinstance(value, str) or math.isfinite(value), f"{name} = {value}"

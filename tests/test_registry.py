@@ -1,0 +1,141 @@
+"""The registry is declarative and lazy, and a result's fingerprint follows the code it ran.
+
+Listing the experiments, or importing the command line, loads no chapter's code and no packet
+model (simpy); an experiment's modules are read from its import statements; the fingerprint
+ignores docstrings and where a module lives, and changes with a line of code.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+import types
+from pathlib import Path
+
+import pytest
+
+from tcplab import cache, registry
+
+
+def _loaded_after(code: str) -> list[str]:
+    """Modules loaded by a fresh interpreter after running ``code``."""
+    probe = textwrap.dedent(code) + "\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))\n"
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
+    )
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def _chapter_code(modules: list[str]) -> list[str]:
+    """Loaded chapter modules other than the packages' declarations."""
+    return [m for m in modules if m.startswith("tcplab.chapters.") and m.count(".") > 2]
+
+
+def test_importing_the_command_line_loads_no_chapter_and_no_simpy() -> None:
+    loaded = _loaded_after("import tcplab.cli")
+    assert "simpy" not in loaded
+    assert not [m for m in loaded if m.startswith("tcplab.chapters")]
+    assert not [m for m in loaded if m.startswith("tcplab.packet")]
+
+
+def test_listing_the_experiments_imports_only_their_declarations() -> None:
+    loaded = _loaded_after("from tcplab.registry import REGISTRY\nprint(len(REGISTRY))")
+    assert "simpy" not in loaded and "pandas" not in loaded
+    assert not _chapter_code(loaded)
+    assert "tcplab.chapters.sawtooth" in loaded  # the declarations were read
+
+
+def test_the_probe_sees_an_experiments_code_when_it_runs() -> None:
+    loaded = _loaded_after(
+        "from tcplab import registry\nregistry.run('sawtooth-utilisation', scale='quick')"
+    )
+    assert registry.REGISTRY["sawtooth-utilisation"].module in loaded and "pandas" in loaded
+
+
+@pytest.mark.parametrize("name", sorted(registry.REGISTRY))
+def test_an_experiments_modules_come_from_its_imports(name: str) -> None:
+    experiment = registry.REGISTRY[name]
+    modules = experiment.modules()
+    assert experiment.module in modules
+    assert "tcplab.checks" in modules  # every model validates its input
+    assert "tcplab.registry" not in modules and "tcplab.cli" not in modules
+    assert callable(experiment.function())
+    assert experiment.parameters("quick") != experiment.parameters("full")
+
+
+def test_the_packet_experiments_depend_on_the_packet_model_and_the_fluid_ones_do_not() -> None:
+    packets = registry.REGISTRY["packets-droptail"].modules()
+    sawtooth = registry.REGISTRY["sawtooth-paths"].modules()
+    assert "tcplab.packet.tcp" in packets and "tcplab.packet.queues" in packets
+    assert "tcplab.fluid" in sawtooth and not [m for m in sawtooth if "packet" in m]
+
+
+def test_a_name_declared_twice_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    twice = types.ModuleType("tcplab.chapters.twice")
+    one = registry.Experiment("x", "m:f", "P", "one")
+    twice.EXPERIMENTS = (one, one)  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "tcplab.chapters.twice", twice)
+    found = registry._Registry()
+    monkeypatch.setattr(
+        registry.pkgutil, "iter_modules", lambda *_: [types.SimpleNamespace(name=twice.__name__)]
+    )
+    with pytest.raises(ValueError, match="'x' is declared twice"):
+        len(found)
+
+
+def _module(folder: Path, name: str, text: str) -> types.ModuleType:
+    path = folder / f"{name}.py"
+    path.write_text(textwrap.dedent(text))
+    module = types.ModuleType(name)
+    module.__file__ = str(path)
+    return module
+
+
+def test_the_fingerprint_ignores_docstrings_comments_and_where_imports_come_from(
+    tmp_path: Path,
+) -> None:
+    before = _module(
+        tmp_path,
+        "before",
+        '''
+        """A model."""
+        from ..theory import altman
+
+        def rate(x):
+            """Twice x."""
+            return 2 * x  # doubled
+        ''',
+    )
+    moved = _module(
+        tmp_path,
+        "moved",
+        '''
+        """The same model, moved and documented again."""
+        from ...theory import altman
+
+        def rate(x):
+            return 2 * x
+        ''',
+    )
+    changed = _module(
+        tmp_path,
+        "changed",
+        """
+        from ..theory import altman
+
+        def rate(x):
+            return 3 * x
+        """,
+    )
+    assert cache.fingerprint([before]) == cache.fingerprint([moved])
+    assert cache.fingerprint([before]) != cache.fingerprint([changed])
+
+
+def test_the_fingerprint_of_shipped_code_changes_with_a_line_of_code() -> None:
+    modules = registry.REGISTRY["sawtooth-utilisation"].modules()
+    assert cache.fingerprint(modules) == cache.fingerprint(reversed(modules))
+    assert cache.fingerprint(modules) != cache.fingerprint(modules[:-1])
+    with pytest.raises(ValueError, match="not a tcplab module"):
+        cache.fingerprint(["numpy"])
