@@ -38,7 +38,7 @@ CLI_CASES: dict[str, list[str]] = {
     "sawtooth": ["sawtooth", "--beta", "0.6", "--eta", "2", "--events", "50", "--json"],
     **{
         f"fluid-{policy}": [
-            "fluid", "--n", "3", "--policy", policy, "--events", "300", "--replicas", "4",
+            "fluid", "--flows", "3", "--policy", policy, "--events", "300", "--replicas", "4",
             "--seed", str(seed), "--json",
         ]
         for seed, policy in enumerate(
@@ -46,12 +46,12 @@ CLI_CASES: dict[str, list[str]] = {
         )
     },
     "fluid-heterogeneous": [
-        "fluid", "--n", "2", "--probs", "0.3,0.7", "--beta", "0.4,0.6", "--eta", "1,2",
+        "fluid", "--flows", "2", "--probs", "0.3,0.7", "--beta", "0.4,0.6", "--eta", "1,2",
         "--events", "300", "--replicas", "3", "--seed", "7", "--json",
     ],
     **{
         f"packet-{tcp}-{queue}": [
-            "packet", "--n", "4", "--queue", queue, "--buffer", "20", "--duration", "20",
+            "packet", "--flows", "4", "--queue", queue, "--buffer", "20", "--duration", "20",
             "--warmup", "5", "--tcp", tcp, "--seed", str(seed), "--json",
         ]
         for seed, (tcp, queue) in enumerate(
@@ -61,16 +61,28 @@ CLI_CASES: dict[str, list[str]] = {
     },
     **{
         f"packet-threshold-{select}": [
-            "packet", "--n", "5", "--queue", "threshold", "--buffer", "100",
+            "packet", "--flows", "5", "--queue", "threshold", "--buffer", "100",
             "--threshold", "3", "--hold-ms", "150", "--select", select, "--duration", "20",
             "--warmup", "5", "--seed", "11", "--json",
         ]
         for select in ("first", "random", "largest")
     },
     "packet-red-thresholds": [
-        "packet", "--n", "6", "--queue", "red", "--buffer", "60", "--min-th", "10",
+        "packet", "--flows", "6", "--queue", "red", "--buffer", "60", "--min-th", "10",
         "--max-th", "40", "--max-p", "0.2", "--overhead-ms", "1", "--duration", "20",
         "--warmup", "5", "--seed", "5", "--json",
+    ],
+    "trace-reno-three-drops": [
+        "trace", "--tcp", "reno", "--drop", "14", "--drop", "26", "--drop", "28", "--window",
+        "28", "--json",
+    ],
+    "trace-aimd": [
+        "trace", "--tcp", "aimd", "--a", "2", "--beta", "0.75", "--drop", "30", "--drop", "31",
+        "--packets", "150", "--json",
+    ],
+    "trace-tahoe-repeated-timeout": [
+        "trace", "--tcp", "tahoe", "--drop", "20", "--drop", "20", "--drop", "21",
+        "--granularity", "0.5", "--min-rto", "1", "--json",
     ],
     "run-sawtooth-utilisation": [
         "run", "sawtooth-utilisation", "--scale", "quick", "--format", "json",

@@ -32,7 +32,7 @@ def test_sawtooth_json() -> None:
 def test_fluid_json_has_the_documented_fields() -> None:
     done = _run(
         "fluid",
-        "--n",
+        "--flows",
         "4",
         "--policy",
         "rate-independent",
@@ -56,7 +56,7 @@ def test_fluid_json_has_the_documented_fields() -> None:
 def test_packet_json_has_the_documented_fields() -> None:
     done = _run(
         "packet",
-        "--n",
+        "--flows",
         "5",
         "--queue",
         "red",
@@ -86,7 +86,7 @@ def _without_wall_clock(summary: dict) -> dict:
 
 
 def test_packet_threshold_dropper_options() -> None:
-    common = ["--n", "3", "--queue", "threshold", "--rate-mbps", "5", "--duration", "40"]
+    common = ["--flows", "3", "--queue", "threshold", "--rate-mbps", "5", "--duration", "40"]
     largest = json.loads(_run("packet", *common, "--select", "largest", "--json").stdout)
     first = json.loads(_run("packet", *common, "--select", "first", "--json").stdout)
     assert largest["drops_after_warmup"] > 0 and first["drops_after_warmup"] > 0
@@ -113,12 +113,12 @@ def test_packet_threshold_dropper_options() -> None:
         (["sawtooth", "--events", "0"], ["events=0", "[1, inf)"]),
         (["sawtooth", "--beta", "abc"], ["--beta", "abc"]),
         (["run", "no-such-experiment"], ["experiment='no-such-experiment'"]),
-        (["fluid", "--n", "0"], ["n=0", "[1, inf)"]),
+        (["fluid", "--flows", "0"], ["flows=0", "[1, inf)"]),
         (["fluid", "--policy", "fastest"], ["--policy", "fastest", "largest-rate"]),
         (["fluid", "--beta", "1"], ["beta=1", "(0, 1)"]),
         (["fluid", "--capacity", "0"], ["capacity=0", "(0, inf)"]),
-        (["fluid", "--n", "3", "--probs", "0.5,0.5"], ["probs", "3"]),
-        (["fluid", "--n", "2", "--probs", "0.5,0.6"], ["probs"]),
+        (["fluid", "--flows", "3", "--probs", "0.5,0.5"], ["probs", "3"]),
+        (["fluid", "--flows", "2", "--probs", "0.5,0.6"], ["probs"]),
         (["fluid", "--replicas", "0"], ["replicas=0"]),
         (["packet", "--rate-mbps", "0"], ["rate_mbps=0", "(0, inf)"]),
         (["packet", "--buffer", "0"], ["buffer=0", "[1, inf)"]),

@@ -311,7 +311,7 @@ def models(draw: st.DrawFn) -> dict:
         weights = np.array(draw(st.lists(st.floats(0.0, 1.0), min_size=n, max_size=n)))
         probs = (weights / weights.sum()).tolist() if weights.sum() > 0 else None
     return {
-        "n": n,
+        "flows": n,
         "policy": policy,
         "probs": probs,
         "beta": beta,
@@ -325,7 +325,7 @@ def models(draw: st.DrawFn) -> dict:
 @given(models(), st.integers(1, 80))
 def test_path_properties(model: dict, events: int) -> None:
     path = sample_path(**model, events=events)
-    c, n = model["capacity"], model["n"]
+    c, n = model["capacity"], model["flows"]
     beta = np.broadcast_to(model["beta"], (n,))
     eta = np.broadcast_to(model["eta"], (n,))
     assert np.all(path.rates_before >= 0) and np.all(path.rates_after >= 0)
@@ -479,8 +479,8 @@ def test_results_are_read_only() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "name"),
     [
-        ({"n": 0}, "n"),
-        ({"n": 2.5}, "n"),
+        ({"flows": 0}, "flows"),
+        ({"flows": 2.5}, "flows"),
         ({"capacity": 0.0}, "capacity"),
         ({"capacity": -1.0}, "capacity"),
         ({"capacity": float("inf")}, "capacity"),
@@ -506,7 +506,7 @@ def test_results_are_read_only() -> None:
     ],
 )
 def test_bad_input_names_the_parameter(kwargs: dict, name: str) -> None:
-    args = {"n": 2, "events": 10, "replicas": 1} | kwargs
+    args = {"flows": 2, "events": 10, "replicas": 1} | kwargs
     with pytest.raises(ValueError, match=name):
         simulate(**args)
     if name in ("replicas", "warmup_events"):

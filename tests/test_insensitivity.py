@@ -96,7 +96,7 @@ def test_multtcp_stays_strictly_below_the_papers_bound(
 def test_a_wrong_value_fails_the_check(quick: dict[str, pd.DataFrame]) -> None:
     tables = {name: table.copy() for name, table in quick.items()}
     one = tables["insensitivity-throughput"]
-    at3 = (one["policy"] == "one") & (one["n"] == 3) & np.isclose(one["beta"], 0.5)
+    at3 = (one["policy"] == "one") & (one["flows"] == 3) & np.isclose(one["beta"], 0.5)
     one.loc[at3, "simulated"] = 0.85  # 85% where the paper says 90%
     claims = claims_of(tables)
     assert not claims["n3"].within
@@ -229,14 +229,14 @@ def test_the_generalised_identity_holds_along_a_path(
     ("call", "message"),
     [
         (lambda: tp.synchronised_throughput(2, beta=1.5), "beta=1.5 is outside the allowed range"),
-        (lambda: tp.multtcp_throughput(0), "n=0"),
-        (lambda: tp.gain_one_over_all([1, 0.5]), "n=0.5"),
+        (lambda: tp.multtcp_throughput(0), "flows=0"),
+        (lambda: tp.gain_one_over_all([1, 0.5]), "flows=0.5"),
         (lambda: tp.example1_probs(0.0), "sigma=0.0 is outside the allowed range (0, 1)"),
-        (lambda: tp.two_class_probs(0.5, 3), "n=3 must be even"),
+        (lambda: tp.two_class_probs(0.5, 3), "flows=3 must be even"),
         (lambda: tp.rate_independent_throughputs([0.5, 0.5, 0.0]), "probs[2]=0.0"),
         (lambda: tp.rate_independent_throughputs([0.5, 0.6]), "must sum to 1"),
         (lambda: tp.rate_independent_throughputs([0.5, 0.5], eta=[1, -1]), "eta[1]=-1.0 is"),
-        (lambda: tp.rate_independent_throughputs([0.5, 0.5], beta=[0.5]), "length n=2"),
+        (lambda: tp.rate_independent_throughputs([0.5, 0.5], beta=[0.5]), "length flows=2"),
         (lambda: tp.one_policy_range(2, 0.5, [1.0, 0.0]), "eta[1]=0.0"),
     ],
 )
@@ -320,14 +320,14 @@ def test_every_chart_renders(quick: dict[str, pd.DataFrame]) -> None:
 def test_the_live_panel_builds_and_explains_itself_on_a_static_page() -> None:
     from tcplab.chapters.insensitivity import panel as wi
 
-    frame = wi.example1_frame(0.3, n=6, beta=0.5, events=500)
+    frame = wi.example1_frame(0.3, flows=6, beta=0.5, events=500)
     chosen = frame[frame["simulated"].notna()]
     assert set(chosen["sigma"]) == {0.3} and len(chosen) == 3
     assert frame.groupby("sigma")["formula"].sum().gt(0).all()
     panel = wi.example1_panel()
     assert "tcplab-live-note" in panel._repr_mimebundle_()["text/html"]
-    with pytest.raises(ValueError, match="n=5 must be even"):
-        wi.example1_frame(0.3, n=5)
+    with pytest.raises(ValueError, match="flows=5 must be even"):
+        wi.example1_frame(0.3, flows=5)
 
 
 # ---- the built page: sliders work with no kernel ----------------------------------------------

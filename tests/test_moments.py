@@ -100,14 +100,14 @@ def test_rate_independent_moments_match_throughput_and_simulation() -> None:
 @pytest.mark.parametrize(
     ("call", "name"),
     [
-        (lambda: theory_moments.largest_rate_fixed_point(0), "n"),
+        (lambda: theory_moments.largest_rate_fixed_point(0), "flows"),
         (lambda: theory_moments.largest_rate_second_moment(2, 1.0), "beta"),
-        (lambda: theory_moments.beatdown_second_moment(1), "n"),
-        (lambda: theory_moments.beatdown_tag_point(1.5), "n"),
+        (lambda: theory_moments.beatdown_second_moment(1), "flows"),
+        (lambda: theory_moments.beatdown_tag_point(1.5), "flows"),
         (lambda: theory_moments.rate_independent_moments(2, probs=[0.5, 0.6]), "probs"),
         (lambda: theory_moments.rate_independent_moments(2, beta=[0.5, 0.0]), "beta"),
         (lambda: theory_moments.rate_independent_moments(2, eta=-1.0), "eta"),
-        (lambda: theory_moments.rate_independent_moments(7), "n"),
+        (lambda: theory_moments.rate_independent_moments(7), "flows"),
     ],
 )
 def test_bad_input_names_the_parameter(call, name: str) -> None:
@@ -138,7 +138,7 @@ def test_theorem2_tolerance_is_half_a_percent(results: dict[str, pd.DataFrame]) 
 
 def test_beatdown_is_the_corrected_value(results: dict[str, pd.DataFrame]) -> None:
     table = results["moments-table"]
-    row = table[(table["n"] == 2) & table["identical"] & (table["policy"] == "beatdown")]
+    row = table[(table["flows"] == 2) & table["identical"] & (table["policy"] == "beatdown")]
     assert row["second_moment"].to_numpy() == pytest.approx(
         28 / 111, rel=mc.THEOREM2_TOLERANCE
     )
@@ -163,7 +163,7 @@ def test_closed_forms_match_the_simulations(results: dict[str, pd.DataFrame]) ->
 
 def test_theorem2_ci_is_tight_enough(results: dict[str, pd.DataFrame]) -> None:
     table = results["moments-table"]
-    two = table[(table["n"] == 2) & table["identical"]]
+    two = table[(table["flows"] == 2) & table["identical"]]
     assert (two["second_moment_ci"] / two["second_moment"]).max() < mc.THEOREM2_TOLERANCE / 2
 
 
@@ -177,7 +177,7 @@ def test_distributions_are_exact_and_consistent(results: dict[str, pd.DataFrame]
         width = group["upper"] - group["lower"]
         binned = float((mid**2 * group["density"] * width).sum())
         assert binned == pytest.approx(group["second_moment"].iloc[0], abs=2e-3)
-        row = table[(table["n"] == 2) & table["identical"] & (table["policy"] == policy)]
+        row = table[(table["flows"] == 2) & table["identical"] & (table["policy"] == policy)]
         assert group["second_moment"].iloc[0] == pytest.approx(
             row["second_moment"].iloc[0], rel=0.02
         )

@@ -10,8 +10,8 @@ from tcplab.packet import RED, DropTail, Link, TcpConfig, ThresholdDropper, make
 @pytest.mark.parametrize(
     ("kwargs", "name"),
     [
-        ({"n": 0}, "n"),
-        ({"n": 2.5}, "n"),
+        ({"flows": 0}, "flows"),
+        ({"flows": 2.5}, "flows"),
         ({"rate_mbps": 0}, "rate_mbps"),
         ({"rate_mbps": -1}, "rate_mbps"),
         ({"access_mbps": 0}, "access_mbps"),
@@ -42,7 +42,7 @@ from tcplab.packet import RED, DropTail, Link, TcpConfig, ThresholdDropper, make
     ],
 )
 def test_run_dumbbell_rejects(kwargs, name):
-    args = {"n": 2, "buffer": 10, "duration": 1.0, "warmup": 0.5, **kwargs}
+    args = {"flows": 2, "buffer": 10, "duration": 1.0, "warmup": 0.5, **kwargs}
     with pytest.raises(ValueError, match=rf"\b{name}\b"):
         run_dumbbell(**args)
 

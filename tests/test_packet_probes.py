@@ -7,7 +7,7 @@ import pytest
 
 from tcplab.packet import run_dumbbell
 
-COMMON = {"n": 3, "rate_mbps": 5.0, "duration": 30.0, "trace": True, "seed": 4}
+COMMON = {"flows": 3, "rate_mbps": 5.0, "duration": 30.0, "trace": True, "seed": 4}
 
 
 def test_intervals_add_up_to_the_goodput_and_do_not_change_the_run():

@@ -17,7 +17,7 @@ from tcplab.packet import VARIANTS, Dumbbell, TcpConfig, make_queue, run_dumbbel
 
 scenarios = st.fixed_dictionaries(
     {
-        "n": st.integers(1, 4),
+        "flows": st.integers(1, 4),
         "queue": st.sampled_from(["droptail", "red", "threshold"]),
         "buffer": st.integers(1, 30),
         "rate_mbps": st.floats(0.5, 10.0),
@@ -33,10 +33,10 @@ scenarios = st.fixed_dictionaries(
 
 def build(s: dict) -> Dumbbell:
     rng = np.random.default_rng(s["seed"])
-    configs = [TcpConfig(variant=s["tcp"], packet_bytes=1000) for _ in range(s["n"])]
+    configs = [TcpConfig(variant=s["tcp"], packet_bytes=1000) for _ in range(s["flows"])]
     options = {"threshold": min(3, s["buffer"]), "hold": 0.05} if s["queue"] == "threshold" else {}
     queue = make_queue(s["queue"], s["buffer"], rng if s["queue"] == "red" else None, **options)
-    delays = list(rng.uniform(0.0, 0.02, s["n"]))
+    delays = list(rng.uniform(0.0, 0.02, s["flows"]))
     delack = None if s["delayed_ack_ms"] is None else s["delayed_ack_ms"] / 1e3
     rate, delay, access = s["rate_mbps"] * 1e6, s["delay_ms"] / 1e3, s["access_mbps"] * 1e6
     overhead = s["overhead_ms"] / 1e3
@@ -46,7 +46,7 @@ def build(s: dict) -> Dumbbell:
     net.bottleneck.trace = True
     for sender in net.senders:
         sender.trace = True
-    net.start(rng.uniform(0.0, 0.5, s["n"]))
+    net.start(rng.uniform(0.0, 0.5, s["flows"]))
     return net
 
 
@@ -103,7 +103,7 @@ def test_summary_is_consistent_and_reproducible(s):
     # at most rate * 2 s plus the one packet whose transmission straddles its start
     assert a["goodput_mbps"] <= s["rate_mbps"] + 1000 * 8 / 2.0 / 1e6 + 1e-9
     assert sum(a["per_flow_mbps"]) == pytest.approx(a["goodput_mbps"])
-    assert len(a["per_flow_mbps"]) == s["n"]
+    assert len(a["per_flow_mbps"]) == s["flows"]
     assert a["packets"] >= a["arrivals_after_warmup"] >= a["drops_after_warmup"]
     cwnd = first.cwnd()
     assert list(cwnd.columns) == ["time", "flow", "cwnd"]

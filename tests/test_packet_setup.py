@@ -91,7 +91,7 @@ def test_options_for_another_discipline_are_refused_by_name(build, names: list[s
         (lambda: QueueSetup(loss_rate=1.0), "loss_rate=1.0"),
         (lambda: QueueSetup.of("red", 10, {"max_q": 3}), "max_q"),
         (lambda: RunLength(10.0, 10.0), "warmup=10.0"),
-        (lambda: DumbbellTopology(0), "n=0"),
+        (lambda: DumbbellTopology(0), "flows=0"),
         (lambda: DumbbellTopology(2, access_delay_ms=(1.0,)), "access_delay_ms must be a"),
         (lambda: _setup(tcp=(TcpConfig(), TcpConfig())), "tcp has 2 configurations"),
         (lambda: _setup(delayed_ack_ms=0.0), "delayed_ack_ms=0.0"),
@@ -109,10 +109,10 @@ def test_another_topology_runs_through_the_same_entry() -> None:
         """A stand-in topology: the dumbbell, run twice (a chapter's own topology is wired on
         a Network the same way)."""
 
-        n: int = 2
+        flows: int = 2
 
         def run(self, setup: PacketSetup) -> tuple:
-            dumbbell = dataclasses.replace(setup, topology=DumbbellTopology(self.n))
+            dumbbell = dataclasses.replace(setup, topology=DumbbellTopology(self.flows))
             return packet.run(dumbbell), packet.run(dumbbell)
 
     setup = PacketSetup(topology=Twice(), length=RunLength(5.0, 1.0))  # type: ignore[arg-type]

@@ -99,7 +99,7 @@ def test_single_drop_other_variants(variant, after):
     assert sender.timeouts == 0 and sender.fast_retransmits == 1
 
 
-def test_weighted_aimd_decreases_to_beta():
+def test_weighted_aimd_decreases_to_one_minus_b():
     net = one_flow(lambda s, k, _: s == 100 and k == 1, variant="aimd", a=2.0, beta=0.75)
     sender = net.senders[0]
     sender.ssthresh = 20.0

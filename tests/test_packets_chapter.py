@@ -83,8 +83,8 @@ def test_red_signalled_claim_fails_when_no_buffer_rises(quick) -> None:
 def test_a_hold_of_one_rtt_double_signals_under_largest_rate(quick) -> None:
     """The selected connection slows down one RTT after its drop: a hold of one RTT lets the
     dropper hit it again (lost retransmission, time-out); the chapter's hold does not."""
-    table = quick["hold"].set_index(["n", "select", "hold_rtts"])
-    n = int(quick["hold"]["n"].min())
+    table = quick["hold"].set_index(["flows", "select", "hold_rtts"])
+    n = int(quick["hold"]["flows"].min())
     chosen = packets.PacketsParams.quick().hold_rtts
     short, long = table.loc[(n, "largest", 1.0)], table.loc[(n, "largest", chosen)]
     assert short["timeouts"] > 5 * max(long["timeouts"], 1)
@@ -101,7 +101,7 @@ def test_the_drop_log_shows_the_dropper_hitting_one_connection_per_event(quick) 
 def test_policy_gap_is_welch_t_on_the_replicas() -> None:
     table = pd.DataFrame(
         {
-            "n": 4,
+            "flows": 4,
             "select": ["random"] * 3 + ["largest"] * 3,
             "utilisation": [0.90, 0.91, 0.92, 0.88, 0.89, 0.90],
             "theorem1": 0.923,
@@ -184,7 +184,7 @@ def test_loss_signals_merge_one_recovery() -> None:
 
 def test_quick_params_are_smaller_than_full() -> None:
     full, small = packets.PacketsParams(), packets.PacketsParams.quick()
-    assert small.duration < full.duration and len(small.ns) < len(full.ns)
+    assert small.duration < full.duration and len(small.flows) < len(full.flows)
 
 
 def test_charts_render_and_stay_small(quick) -> None:
@@ -228,8 +228,8 @@ def test_the_live_panel_runs_the_dumbbell_and_explains_itself_on_a_static_page()
         wp.dumbbell_live(select="fastest")
     with pytest.raises(ValueError, match="seconds=0"):
         wp.dumbbell_live(seconds=0)
-    with pytest.raises(ValueError, match="n=0"):
-        wp.dumbbell_live(n=0)
+    with pytest.raises(ValueError, match="flows=0"):
+        wp.dumbbell_live(flows=0)
 
 
 def test_run_setup_refuses_dropper_options_for_other_queues() -> None:

@@ -19,7 +19,7 @@ from tcplab.chapters.sawtooth import panel as sawtooth_panel
 PANELS: dict[str, Callable[[], widgets.LivePanel]] = {
     "sawtooth": sawtooth_panel.sawtooth_panel,
     "insensitivity": insensitivity_panel.example1_panel,
-    "packets": lambda: packets_panel.packets_panel(n=3, buffer=10),
+    "packets": lambda: packets_panel.packets_panel(flows=3, buffer=10),
 }
 
 

@@ -61,7 +61,7 @@ def test_unknown_policy_lists_the_allowed_names() -> None:
 
 
 @pytest.mark.parametrize(
-    ("probs", "n"),
+    ("probs", "flows"),
     [
         ([0.5, 0.5], 3),  # wrong length
         ([0.5, 0.4], 2),  # does not sum to 1
@@ -72,9 +72,9 @@ def test_unknown_policy_lists_the_allowed_names() -> None:
         ("abc", 1),
     ],
 )
-def test_bad_probs_are_rejected_naming_probs(probs: object, n: int) -> None:
+def test_bad_probs_are_rejected_naming_probs(probs: object, flows: int) -> None:
     with pytest.raises(ValueError, match="probs"):
-        make_policy("rate-independent", n, probs)  # type: ignore[arg-type]
+        make_policy("rate-independent", flows, probs)  # type: ignore[arg-type]
 
 
 def test_probs_tolerance_is_1e_minus_9() -> None:
@@ -89,7 +89,7 @@ def test_probs_only_for_rate_independent() -> None:
 
 
 def test_bad_n_flows_is_rejected() -> None:
-    with pytest.raises(ValueError, match="n"):
+    with pytest.raises(ValueError, match="flows"):
         make_policy("all", 0)
 
 

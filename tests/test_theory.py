@@ -36,7 +36,7 @@ def test_bad_eta_capacity_and_n_are_refused() -> None:
         altman.sawtooth_period(0.5, 0.0)
     with pytest.raises(ValueError, match="capacity=-1"):
         altman.sawtooth_period(0.5, 1.0, capacity=-1.0)
-    with pytest.raises(ValueError, match="n=0"):
+    with pytest.raises(ValueError, match="flows=0"):
         altman.parallel_throughput(0)
 
 

@@ -15,10 +15,11 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-#: the renames of issue 17 (one name per quantity): table columns, JSON keys, CLI flags
-COLUMNS = {"flows": "n"}
-KEYS = {"n_flows": "n"}
-FLAGS = {"--flows": "--n"}
+#: the renames of issue 17 (one name per quantity, N connections is ``flows`` everywhere, as
+#: the CLI of every chapter names it): table columns, JSON keys, CLI flags
+COLUMNS = {"n": "flows"}
+KEYS = {"n": "flows"}
+FLAGS = {"--n": "--flows"}
 
 
 def _old(rev: str, path: Path) -> str:

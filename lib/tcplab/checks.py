@@ -91,7 +91,7 @@ def check_per_flow(
     except (TypeError, ValueError):
         raise ValueError(f"{name}={value!r} is not a number or a list of numbers") from None
     if array.ndim > 1 or (array.ndim == 1 and array.size != n):
-        raise ValueError(f"{name} must be a number or have length n={n}, got {value!r}")
+        raise ValueError(f"{name} must be a number or have length flows={n}, got {value!r}")
     for i, v in enumerate(np.broadcast_to(array, (n,))):
         label = name if array.ndim == 0 else f"{name}[{i}]"
         check_range(label, v, low, high, low_open=low_open, high_open=high_open)

@@ -76,12 +76,12 @@ def _numbers(name: str, text: str | None) -> Any:
 
 
 def _fluid(args: argparse.Namespace) -> int:
-    n = check_int("n", args.n, 1)
+    flows = check_int("flows", args.flows, 1)
     events = check_int("events", args.events, 1)
     replicas = check_int("replicas", args.replicas, 1)
     started = time.perf_counter()
     result = fluid.simulate(
-        n,
+        flows,
         args.policy,
         probs=_numbers("probs", args.probs),
         capacity=check_range("capacity", args.capacity, 0.0, low_open=True),
@@ -94,7 +94,7 @@ def _fluid(args: argparse.Namespace) -> int:
     wall = time.perf_counter() - started
     summary = {
         **result.to_dict(),
-        "theorem_1": altman.parallel_throughput(n, float(np.mean(result.beta))),
+        "theorem_1": altman.parallel_throughput(flows, float(np.mean(result.beta))),
         "wall_s": wall,
     }
     if args.json:
@@ -129,7 +129,7 @@ def _packet(args: argparse.Namespace) -> int:
         ) from None
     setup = packet.PacketSetup(
         topology=packet.DumbbellTopology(
-            args.n, args.rate_mbps, args.delay_ms, args.access_mbps, args.access_delay_ms,
+            args.flows, args.rate_mbps, args.delay_ms, args.access_mbps, args.access_delay_ms,
             overhead_ms=args.overhead_ms,
         ),
         queue=queue,
@@ -233,7 +233,7 @@ def _parser() -> _Parser:
     saw.set_defaults(handler=_sawtooth)
 
     flu = commands.add_parser("fluid", help="N AIMD connections, exact fluid model (Altman et al.)")
-    flu.add_argument("-n", "--n", type=int, default=2, help="number of connections N, >= 1")
+    flu.add_argument("--flows", type=int, default=2, help="number of connections N, >= 1")
     flu.add_argument("--policy", choices=policies.POLICY_NAMES, default="rate-independent")
     flu.add_argument("--probs", help="rate-independent selection probabilities p1,...,pN")
     flu.add_argument("--beta", default="0.5", help="decrease factor in (0, 1), or b1,...,bN")
@@ -246,7 +246,7 @@ def _parser() -> _Parser:
     flu.set_defaults(handler=_fluid)
 
     pkt = commands.add_parser("packet", help="N TCP flows on a dumbbell, packet-level (simpy)")
-    pkt.add_argument("-n", "--n", type=int, default=10, help="number of connections N, >= 1")
+    pkt.add_argument("--flows", type=int, default=10, help="number of TCP flows, >= 1")
     pkt.add_argument("--queue", choices=("droptail", "red", "threshold"), default="droptail")
     pkt.add_argument("--buffer", type=int, default=100, help="bottleneck buffer in packets")
     pkt.add_argument("--rate-mbps", type=float, default=10.0, help="bottleneck rate, Mb/s")

@@ -41,7 +41,7 @@ class FluidResult:
     fields are 95% Student-t half-widths of the per-replica time averages (NaN for one replica).
     """
 
-    n: int
+    flows: int
     policy: str
     capacity: float
     beta: tuple[float, ...]
@@ -79,7 +79,7 @@ class SamplePath:
     rates_before: np.ndarray
     rates_after: np.ndarray
     signalled: np.ndarray
-    n: int
+    flows: int
     policy: str
     capacity: float
     beta: tuple[float, ...]
@@ -92,7 +92,7 @@ class SamplePath:
         """
         times = np.concatenate((self.times[:1], np.repeat(self.times[1:], 2)))
         pairs = np.stack((self.rates_before[1:], self.rates_after[1:]), axis=1)
-        values = np.concatenate((self.rates_after[:1], pairs.reshape(-1, self.n)))
+        values = np.concatenate((self.rates_after[:1], pairs.reshape(-1, self.flows)))
         keep = np.ones(values.shape, dtype=bool)
         keep[2::2] = self.signalled[1:]  # the "after" row only where the rate jumps
         flows, rows = np.nonzero(keep.T)
@@ -106,12 +106,12 @@ class _Model:
     capacity: float
     beta: np.ndarray  # (N,)
     eta: np.ndarray  # (N,)
-    n: int
+    flows: int
     eta_total: float
 
 
 def simulate(
-    n: int,
+    flows: int,
     policy: str | LossPolicy = "rate-independent",
     *,
     probs: Sequence[float] | np.ndarray | None = None,
@@ -130,12 +130,12 @@ def simulate(
     and then measures over the next ``events`` events, from one congestion time to another.
     Replicas are independent and seeded from ``np.random.SeedSequence(seed)``.
     """
-    model = _prepare(n, policy, probs, capacity, beta, eta)
+    model = _prepare(flows, policy, probs, capacity, beta, eta)
     events = check_int("events", events, 1)
     replicas = check_int("replicas", replicas, 1)
     seed = check_int("seed", seed, 0)
     if warmup_events is None:
-        warmup_events = max(20 * model.n, events // 10)
+        warmup_events = max(20 * model.flows, events // 10)
     warmup_events = check_int("warmup_events", warmup_events, 0)
 
     n_chunks = -(-replicas // CHUNK_REPLICAS)
@@ -144,7 +144,7 @@ def simulate(
     for j, child in enumerate(children):
         size = min(CHUNK_REPLICAS, replicas - j * CHUNK_REPLICAS)
         rng = np.random.default_rng(child)
-        shares = rng.exponential(size=(size, model.n))
+        shares = rng.exponential(size=(size, model.flows))
         start = shares / shares.sum(axis=1, keepdims=True) * (model.beta.mean() * model.capacity)
         run = _Run(model, start, rng)
         run.advance(warmup_events, None)
@@ -170,7 +170,7 @@ def simulate(
 
 
 def sample_path(
-    n: int,
+    flows: int,
     policy: str | LossPolicy = "rate-independent",
     *,
     probs: Sequence[float] | np.ndarray | None = None,
@@ -187,10 +187,10 @@ def sample_path(
     most c); the default ``beta_i * c / N`` is the state just after a synchronised loss from the
     fair share, so for N = 1 the path is the AIMD sawtooth between beta c and c from t = 0.
     """
-    model = _prepare(n, policy, probs, capacity, beta, eta)
+    model = _prepare(flows, policy, probs, capacity, beta, eta)
     events = check_int("events", events, 1, _SAMPLE_PATH_MAX_EVENTS)
     seed = check_int("seed", seed, 0)
-    n, c = model.n, model.capacity
+    n, c = model.flows, model.capacity
     rates = model.beta * c / n if start is None else check_per_flow("start", start, n, 0.0, c)
     if rates.sum() > c * (1.0 + 1e-12):
         raise ValueError(f"start={rates.tolist()!r} sums to {rates.sum():g} > capacity={c:g}")
@@ -354,8 +354,8 @@ def _cube_gap(drop: np.ndarray, c: float) -> np.ndarray:
     return drop * (3.0 * c * c - 3.0 * c * drop + drop * drop)
 
 
-def _prepare(n: Any, policy: Any, probs: Any, capacity: Any, beta: Any, eta: Any) -> _Model:
-    n = check_int("n", n, 1)
+def _prepare(flows: Any, policy: Any, probs: Any, capacity: Any, beta: Any, eta: Any) -> _Model:
+    n = check_int("flows", flows, 1)
     capacity = check_range("capacity", capacity, 0.0, low_open=True)
     betas = check_per_flow("beta", beta, n, 0.0, 1.0, low_open=True, high_open=True)
     etas = check_per_flow("eta", eta, n, 0.0, math.inf, low_open=True)
@@ -386,7 +386,7 @@ def _ratio(num: np.ndarray, time: np.ndarray, unit: float) -> tuple[np.ndarray, 
 
 def _common(model: _Model) -> dict[str, Any]:
     return {
-        "n": model.n,
+        "flows": model.flows,
         "policy": model.policy.name,
         "capacity": model.capacity,
         "beta": tuple(model.beta.tolist()),

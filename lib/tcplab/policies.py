@@ -34,7 +34,7 @@ PROBS_TOLERANCE = 1e-9
 class LossPolicy:
     """Base class. Subclasses set ``name`` and implement :meth:`choose` (or :meth:`signal`).
 
-    ``rates`` is always an array of shape ``(replicas, n_flows)`` holding the rates just before
+    ``rates`` is always an array of shape ``(replicas, flows)`` holding the rates just before
     a congestion event; ``state`` is whatever :meth:`initial_state` returned for that run.
     """
 
@@ -44,12 +44,12 @@ class LossPolicy:
     #: the choice ignores the rates, so a run may draw a whole block of choices ahead
     rate_independent: ClassVar[bool] = False
 
-    def bind(self, n: int) -> LossPolicy:
-        """Check that the policy can drive ``n`` connections; return the policy."""
-        check_int("n", n, 1)
+    def bind(self, flows: int) -> LossPolicy:
+        """Check that the policy can drive ``flows`` connections; return the policy."""
+        check_int("flows", flows, 1)
         return self
 
-    def initial_state(self, replicas: int, n: int) -> Any:
+    def initial_state(self, replicas: int, flows: int) -> Any:
         """Per-run memory of the policy (``None`` for memoryless policies)."""
         return None
 
@@ -58,13 +58,13 @@ class LossPolicy:
         raise NotImplementedError
 
     def signal(self, rates: np.ndarray, state: Any, rng: np.random.Generator) -> np.ndarray:
-        """Boolean mask ``(replicas, n)`` of the connections that decrease."""
+        """Boolean mask ``(replicas, flows)`` of the connections that decrease."""
         chosen = self.choose(rates, state, rng)
         mask = np.zeros(rates.shape, dtype=bool)
         mask[np.arange(rates.shape[0]), chosen] = True
         return mask
 
-    def draw(self, rng: np.random.Generator, shape: tuple[int, ...], n: int) -> np.ndarray:
+    def draw(self, rng: np.random.Generator, shape: tuple[int, ...], flows: int) -> np.ndarray:
         """Choices for many events at once; only for ``rate_independent`` policies."""
         raise TypeError(f"policy {self.name!r} depends on the rates and cannot draw ahead")
 
@@ -100,22 +100,22 @@ class RateIndependent(LossPolicy):
             )
         object.__setattr__(self, "probs", tuple(float(p) for p in values))
 
-    def bind(self, n: int) -> RateIndependent:
-        n = check_int("n", n, 1)
-        if self.probs is not None and len(self.probs) != n:
+    def bind(self, flows: int) -> RateIndependent:
+        flows = check_int("flows", flows, 1)
+        if self.probs is not None and len(self.probs) != flows:
             raise ValueError(
-                f"probs has length {len(self.probs)} but n={n}; "
+                f"probs has length {len(self.probs)} but flows={flows}; "
                 "give one probability per connection"
             )
         return self
 
-    def draw(self, rng: np.random.Generator, shape: tuple[int, ...], n: int) -> np.ndarray:
+    def draw(self, rng: np.random.Generator, shape: tuple[int, ...], flows: int) -> np.ndarray:
         if self.probs is None:
-            return rng.integers(0, n, size=shape, dtype=np.intp)
+            return rng.integers(0, flows, size=shape, dtype=np.intp)
         cumulative = np.cumsum(self.probs)
         cumulative /= cumulative[-1]
         picks = np.searchsorted(cumulative, rng.random(shape), side="right")
-        return np.minimum(picks, n - 1).astype(np.intp, copy=False)
+        return np.minimum(picks, flows - 1).astype(np.intp, copy=False)
 
     def choose(self, rates: np.ndarray, state: Any, rng: np.random.Generator) -> np.ndarray:
         return self.draw(rng, (rates.shape[0],), rates.shape[1])
@@ -131,11 +131,11 @@ class RateProportional(LossPolicy):
     name: ClassVar[str] = "rate-proportional"
 
     def choose(self, rates: np.ndarray, state: Any, rng: np.random.Generator) -> np.ndarray:
-        n = rates.shape[1]
+        flows = rates.shape[1]
         level = rng.random(rates.shape[0]) * rates.sum(axis=1)
         running = rates[:, 0].copy()
         picks = (running <= level).astype(np.intp)
-        for j in range(1, n - 1):  # column loops: fast for the fluid model's layout
+        for j in range(1, flows - 1):  # column loops: fast for the fluid model's layout
             running += rates[:, j]
             picks += running <= level
         return picks
@@ -177,26 +177,26 @@ class Beatdown(LossPolicy):
         check_range("threshold", self.threshold, 0.0, 1.0, low_open=True, high_open=True)
         check_choice("pick", self.pick, ("largest", "random"))
 
-    def initial_state(self, replicas: int, n: int) -> np.ndarray:
+    def initial_state(self, replicas: int, flows: int) -> np.ndarray:
         """Tagged connection per replica; -1 means nobody is tagged yet."""
         return np.full(replicas, -1, dtype=np.intp)
 
     def choose(self, rates: np.ndarray, state: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        replicas, n = rates.shape
+        replicas, flows = rates.shape
         rows = np.arange(replicas)
         tagged = state
         capacity = rates.sum(axis=1)  # equals c at a congestion time
         current = rates[rows, np.maximum(tagged, 0)]
         retag = (tagged < 0) | (current < self.threshold * capacity)
         if retag.any():
-            if self.pick == "largest" or n == 1:
+            if self.pick == "largest" or flows == 1:
                 tagged[retag] = _argmax_rows(rates[retag])
             else:
                 old = tagged[retag]
                 fresh = np.where(
                     old < 0,
-                    rng.integers(0, n, size=old.size),
-                    rng.integers(0, n - 1, size=old.size),
+                    rng.integers(0, flows, size=old.size),
+                    rng.integers(0, flows - 1, size=old.size),
                 )
                 fresh += (old >= 0) & (fresh >= old)  # skip the connection just released
                 tagged[retag] = fresh
@@ -236,9 +236,9 @@ POLICY_NAMES: tuple[str, ...] = tuple(_FACTORIES)
 
 
 def make_policy(
-    name: str, n: int, probs: Sequence[float] | np.ndarray | None = None
+    name: str, flows: int, probs: Sequence[float] | np.ndarray | None = None
 ) -> LossPolicy:
-    """Build the policy called ``name`` for ``n_flows`` connections.
+    """Build the policy called ``name`` for ``flows`` connections.
 
     ``probs`` (selection probabilities, summing to 1) is only accepted for
     ``"rate-independent"``, which is uniform without it. Beatdown uses its default threshold.
@@ -246,11 +246,11 @@ def make_policy(
     if not isinstance(name, str):
         raise ValueError(f"policy={name!r} is not one of: {', '.join(POLICY_NAMES)}")
     check_choice("policy", name, POLICY_NAMES)
-    n = check_int("n", n, 1)
+    flows = check_int("flows", flows, 1)
     if probs is not None and name != "rate-independent":
         raise ValueError(f"probs is only used by policy 'rate-independent', not policy={name!r}")
     if name == "rate-independent":
         policy: LossPolicy = RateIndependent(None if probs is None else probs)  # type: ignore[arg-type]  # checked by RateIndependent
     else:
         policy = _FACTORIES[name]()
-    return policy.bind(n)
+    return policy.bind(flows)

@@ -173,7 +173,7 @@ class DumbbellResult:
 
 
 def run_dumbbell(
-    n: int,
+    flows: int,
     queue: str = "droptail",
     buffer: int = 100,
     rate_mbps: float = 10.0,
@@ -203,15 +203,15 @@ def run_dumbbell(
     """:func:`simulate` of the :class:`~tcplab.packet.setup.PacketSetup` these keywords
     describe (the keyword form, for short scripts and tests).
 
-    ``a``/``beta`` set the AIMD increase and decrease factor, per connection if sequences;
+    ``a``/``beta`` set the AIMD increase and decrease factor, per flow if sequences;
     ``queue_options`` are the discipline's (:class:`~tcplab.packet.setup.QueueSetup`); the
-    rest are the fields of :class:`~tcplab.packet.setup.DumbbellTopology`,
-    :class:`~tcplab.packet.setup.RunLength` and :class:`~tcplab.packet.setup.Probes` of the
-    same names.
+    rest are the fields of
+    :class:`~tcplab.packet.setup.DumbbellTopology`, :class:`~tcplab.packet.setup.RunLength`
+    and :class:`~tcplab.packet.setup.Probes` of the same names.
     """
-    n = check_int("n", n, 1)
-    a_list = check_per_flow("a", a, n).tolist()  # their ranges: TcpConfig's
-    beta_list = check_per_flow("beta", beta, n).tolist()
+    flows = check_int("flows", flows, 1)
+    a_list = check_per_flow("a", a, flows).tolist()  # their ranges: TcpConfig's
+    beta_list = check_per_flow("beta", beta, flows).tolist()
     configs = tuple(
         TcpConfig(
             variant=tcp,
@@ -227,7 +227,7 @@ def run_dumbbell(
     delays = access_delay_ms if isinstance(access_delay_ms, int | float) else tuple(access_delay_ms)
     setup = PacketSetup(
         topology=DumbbellTopology(
-            n, rate_mbps, delay_ms, access_mbps, delays, access_jitter_ms, overhead_ms,
+            flows, rate_mbps, delay_ms, access_mbps, delays, access_jitter_ms, overhead_ms,
             start_spread,
         ),
         queue=replace(QueueSetup.of(queue, buffer, queue_options), loss_rate=loss_rate),
@@ -247,7 +247,7 @@ def simulate(setup: PacketSetup) -> DumbbellResult:
     random choice (:func:`~tcplab.packet.setup.streams`).
     """
     top, length, probes = setup.topology, setup.length, setup.probes
-    n, duration, warmup = top.n, length.duration, length.warmup
+    flows, duration, warmup = top.flows, length.duration, length.warmup
     rate, delay = top.rate_mbps * 1e6, top.delay_ms / 1e3
     configs = setup.configs()
     packet_bytes = configs[0].packet_bytes
@@ -256,14 +256,14 @@ def simulate(setup: PacketSetup) -> DumbbellResult:
     jitter = top.access_jitter_ms
     delays = [
         (d + jitter * u) / 1e3
-        for d, u in zip(top.access_delays_ms(), rng.delay.random(n), strict=True)
+        for d, u in zip(top.access_delays_ms(), rng.delay.random(flows), strict=True)
     ]
     net = Dumbbell(
         configs, discipline, rate, delay, top.access_mbps * 1e6, delays,
         trace=probes.trace, delayed_ack=setup.delayed_ack, overhead=top.overhead_ms / 1e3,
         rng=rng.overhead,
     )  # fmt: skip
-    net.start(rng.start.uniform(0.0, top.start_spread, n))
+    net.start(rng.start.uniform(0.0, top.start_spread, flows))
     out = net.network.run(duration, warmup, probes.sample_interval)
     delivered = out.subflows["delivered"].to_numpy()
     bottleneck = out.links.set_index("link").loc["bottleneck"]
@@ -271,7 +271,7 @@ def simulate(setup: PacketSetup) -> DumbbellResult:
     rtts = [2.0 * (delay + d) for d in delays]
     flow_table = pd.DataFrame(
         {
-            "flow": np.arange(n),
+            "flow": np.arange(flows),
             "rtt_prop_s": rtts,
             "a": [c.a for c in configs],
             "beta": [c.beta for c in configs],
@@ -286,14 +286,14 @@ def simulate(setup: PacketSetup) -> DumbbellResult:
     cwnd = pd.DataFrame(
         {
             "time": np.concatenate([np.array(s.trace_time, dtype=float) for s in net.senders]),
-            "flow": np.repeat(np.arange(n), [len(s.trace_time) for s in net.senders]),
+            "flow": np.repeat(np.arange(flows), [len(s.trace_time) for s in net.senders]),
             "cwnd": np.concatenate([np.array(s.trace_cwnd, dtype=float) for s in net.senders]),
         }
     )
     q = net.bottleneck.traces()
     queue_trace = pd.DataFrame({k: q[k] for k in ("time", "flow", "waiting", "dropped")})
     params = {
-        "n": n,
+        "flows": flows,
         "queue": setup.queue.kind,
         "buffer": setup.queue.buffer,
         "rate_mbps": rate / 1e6,

@@ -9,7 +9,7 @@ into named streams (:func:`streams`).
 The topology is the part a chapter may bring: :class:`DumbbellTopology` is N connections on
 their own access links into one bottleneck. Another topology (Morris's access links with
 random delays, BMC's multipath connections, cross traffic starting later) is a frozen
-dataclass with the same two members: ``n``, the number of connections, and
+dataclass with the same two members: ``flows``, the number of connections, and
 ``run(setup)``, which wires a :class:`~tcplab.packet.network.Network` from the set-up and runs
 it (see :class:`Topology`).
 """
@@ -162,7 +162,7 @@ class Topology(Protocol):
     """What a set-up needs of its topology: its number of connections, and a run."""
 
     @property
-    def n(self) -> int: ...
+    def flows(self) -> int: ...
 
     def run(self, setup: PacketSetup) -> Any: ...
 
@@ -177,7 +177,7 @@ class DumbbellTopology:
     link (ns-2's ``overhead_``). Connection i starts at ``U(0, start_spread)`` seconds.
     """
 
-    n: int = 10
+    flows: int = 10
     rate_mbps: float = 10.0
     delay_ms: float = 25.0
     access_mbps: float = 100.0
@@ -187,13 +187,13 @@ class DumbbellTopology:
     start_spread: float = 1.0
 
     def __post_init__(self) -> None:
-        n = check_int("n", self.n, 1)
+        flows = check_int("flows", self.flows, 1)
         checked = {
-            "n": n,
+            "flows": flows,
             "rate_mbps": check_range("rate_mbps", self.rate_mbps, 0.0, low_open=True),
             "delay_ms": check_range("delay_ms", self.delay_ms, 0.0),
             "access_mbps": check_range("access_mbps", self.access_mbps, 0.0, low_open=True),
-            "access_delay_ms": self._delays(n),
+            "access_delay_ms": self._delays(flows),
             "access_jitter_ms": check_range("access_jitter_ms", self.access_jitter_ms, 0.0),
             "overhead_ms": check_range("overhead_ms", self.overhead_ms, 0.0),
             "start_spread": check_range("start_spread", self.start_spread, 0.0),
@@ -201,8 +201,8 @@ class DumbbellTopology:
         for name, value in checked.items():
             object.__setattr__(self, name, value)
 
-    def _delays(self, n: int) -> float | tuple[float, ...]:
-        delays = check_per_flow("access_delay_ms", self.access_delay_ms, n, 0.0)
+    def _delays(self, flows: int) -> float | tuple[float, ...]:
+        delays = check_per_flow("access_delay_ms", self.access_delay_ms, flows, 0.0)
         if isinstance(self.access_delay_ms, int | float):
             return float(delays[0])
         return tuple(delays.tolist())
@@ -210,7 +210,7 @@ class DumbbellTopology:
     def access_delays_ms(self) -> list[float]:
         """The base delay of each access link (before the jitter)."""
         value = self.access_delay_ms
-        return [float(value)] * self.n if isinstance(value, float) else list(value)
+        return [float(value)] * self.flows if isinstance(value, float) else list(value)
 
     def run(self, setup: PacketSetup) -> DumbbellResult:
         from .dumbbell import simulate
@@ -240,16 +240,16 @@ class PacketSetup:
         if self.delayed_ack_ms is not None:
             delay = check_range("delayed_ack_ms", self.delayed_ack_ms, 0.0, low_open=True)
             object.__setattr__(self, "delayed_ack_ms", delay)
-        if not isinstance(self.tcp, TcpConfig) and len(self.tcp) != self.topology.n:
+        if not isinstance(self.tcp, TcpConfig) and len(self.tcp) != self.topology.flows:
             raise ValueError(
                 f"tcp has {len(self.tcp)} configurations, expected one per flow "
-                f"({self.topology.n})"
+                f"({self.topology.flows})"
             )
 
     def configs(self) -> list[TcpConfig]:
         """One sender configuration per connection."""
         if isinstance(self.tcp, TcpConfig):
-            return [self.tcp] * self.topology.n
+            return [self.tcp] * self.topology.flows
         return list(self.tcp)
 
     @property

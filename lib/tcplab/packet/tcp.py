@@ -14,7 +14,7 @@ recovery), RFC 6582 (NewReno), RFC 6298 (the timer) and, for Tahoe, Jacobson (19
 check traces against each rule. Where it departs from them, on purpose (these are the ns-2
 and 4.4BSD choices the papers' simulations made, and each is tested as written here):
 
-* the loss response halves ``cwnd``, not RFC 5681's FlightSize: ``ssthresh = max((1 - b) w, 2)``
+* the loss response halves ``cwnd``, not RFC 5681's FlightSize: ``ssthresh = max(beta w, 2)``
   with ``w`` the window before any fast-recovery inflation (ns-2, 4.4BSD, and the AIMD(a, b)
   model). The two agree when ``cwnd`` is a whole number of packets, all in flight;
 * a time-out that repeats before any ACK sets ``ssthresh`` to its floor of 2 (the window is
@@ -52,7 +52,7 @@ VARIANTS = ("tahoe", "reno", "newreno", "aimd")
 
 @dataclass(frozen=True)
 class TcpConfig:
-    """Sender parameters. ``variant='aimd'`` is NewReno with the given ``a`` and ``b``; the
+    """Sender parameters. ``variant='aimd'`` is NewReno with the given ``a`` and ``beta``; the
     other variants also honour ``a``/``beta`` (defaults give standard TCP).
 
     The RTO is ``srtt + max(granularity, 4 rttvar)`` rounded up to a multiple of

@@ -49,16 +49,16 @@ def sawtooth_period(beta: float, eta: float, capacity: float = 1.0) -> float:
     return (1.0 - beta) * capacity / eta
 
 
-def parallel_throughput(n: ArrayLike, beta: float = 0.5) -> np.ndarray | float:
+def parallel_throughput(flows: ArrayLike, beta: float = 0.5) -> np.ndarray | float:
     """Altman et al. Theorem 1: mean aggregate rate / capacity of N AIMD connections.
 
     Valid when one connection is signalled per link congestion event, whichever it is:
     ``1 - 1/(1 + N (1 + beta)/(1 - beta))``. For N = 1 it is the sawtooth's (1 + beta)/2.
     """
     beta = float(_check_beta(beta))
-    n = np.asarray(n, dtype=float)
+    n = np.asarray(flows, dtype=float)
     for value in np.atleast_1d(n):
-        check_range("n", value, 1.0)
+        check_range("flows", value, 1.0)
     result = 1.0 - 1.0 / (1.0 + n * (1.0 + beta) / (1.0 - beta))
     return float(result) if result.ndim == 0 else result
 
@@ -67,7 +67,7 @@ class Measured(Protocol):
     """What :func:`theorem1_bound` reads from a run of the fluid model (a FluidResult)."""
 
     @property
-    def n(self) -> int: ...
+    def flows(self) -> int: ...
     @property
     def beta(self) -> tuple[float, ...]: ...
     @property
@@ -89,6 +89,6 @@ def theorem1_bound(run: Measured) -> float:
     ``(1 + rho) c / (2 eta (1 + N rho) T)`` with rho = (1 + beta)/(1 - beta); pooled over
     replicas, ``replicas`` times that over the total simulated time.
     """
-    beta, eta, n, c = run.beta[0], run.eta[0], run.n, run.capacity
+    beta, eta, n, c = run.beta[0], run.eta[0], run.flows, run.capacity
     rho = (1 + beta) / (1 - beta)
     return run.replicas * (1 + rho) * c / (2 * eta * (1 + n * rho) * run.simulated_time)

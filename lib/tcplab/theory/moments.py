@@ -59,71 +59,71 @@ def _beta(beta: float) -> float:
     return check_range("beta", beta, 0.0, 1.0, low_open=True, high_open=True)
 
 
-def largest_rate_fixed_point(n: int, beta: float = 0.5) -> np.ndarray:
+def largest_rate_fixed_point(flows: int, beta: float = 0.5) -> np.ndarray:
     """Eq. (9): the sorted rates / c just before a congestion event under largest-rate."""
-    n = check_int("n", n, 1)
+    n = check_int("flows", flows, 1)
     beta = _beta(beta)
     x1 = 2.0 / ((1.0 + beta) * n + (1.0 - beta))
     return x1 * (1.0 - (1.0 - beta) / n * np.arange(n))
 
 
-def largest_rate_second_moment(n: int, beta: float = 0.5) -> float:
+def largest_rate_second_moment(flows: int, beta: float = 0.5) -> float:
     """Time-stationary E[X_i^2]/c^2 under largest-rate: uniform on [beta x_1, x_1]."""
     beta = _beta(beta)
-    x1 = float(largest_rate_fixed_point(n, beta)[0])
+    x1 = float(largest_rate_fixed_point(flows, beta)[0])
     return x1 * x1 * (1.0 + beta + beta * beta) / 3.0
 
 
-def beatdown_ratio(n: int, beta: float = 0.5) -> float:
+def beatdown_ratio(flows: int, beta: float = 0.5) -> float:
     """Factor r = beta + (1 - beta)/N by which the tagged rate shrinks from event to event."""
-    n = check_int("n", n, 2)
+    n = check_int("flows", flows, 2)
     return _beta(beta) + (1.0 - beta) / n
 
 
-def beatdown_tag_point(n: int) -> np.ndarray:
+def beatdown_tag_point(flows: int) -> np.ndarray:
     """Sorted rates / c at tagging times: ``2 (N - k)/(N (N - 1))``, k = 1..N (corrected)."""
-    n = check_int("n", n, 2)
+    n = check_int("flows", flows, 2)
     k = np.arange(1, n + 1)
     return 2.0 * (n - k) / (n * (n - 1.0))
 
 
-def beatdown_tag_point_printed(n: int) -> np.ndarray:
+def beatdown_tag_point_printed(flows: int) -> np.ndarray:
     """The paper's printed summary: ``2/N``, then ``(1 - i/N)/(N - 1)``, then 0."""
-    n = check_int("n", n, 2)
+    n = check_int("flows", flows, 2)
     i = np.arange(1, n + 1)
     values = (1.0 - i / n) / (n - 1.0)
     values[0] = 2.0 / n
     return values
 
 
-def beatdown_second_moment(n: int, beta: float = 0.5) -> float:
+def beatdown_second_moment(flows: int, beta: float = 0.5) -> float:
     """Time-stationary E[X_i^2]/c^2 under beatdown (largest tagged, beaten down to zero)."""
-    n = check_int("n", n, 2)
+    n = check_int("flows", flows, 2)
     r = beatdown_ratio(n, beta)
     return 4.0 * (n - 1) / (3.0 * n**3) * (1.0 - beta**3) / (1.0 - r**3)
 
 
-def beatdown_mean(n: int, beta: float = 0.5) -> float:
+def beatdown_mean(flows: int, beta: float = 0.5) -> float:
     """Time-stationary E[X_i]/c under beatdown: ``(N - 1)(1 - beta**2)/(N**2 (1 - r**2))``.
 
     It equals Theorem 1 divided by N, as Theorem 3 says it must.
     """
-    n = check_int("n", n, 2)
+    n = check_int("flows", flows, 2)
     r = beatdown_ratio(n, beta)
     return (n - 1) * (1.0 - beta**2) / (n * n * (1.0 - r * r))
 
 
-def beatdown_pinned_second_moment(n: int) -> float:
+def beatdown_pinned_second_moment(flows: int) -> float:
     """E[X^2]/c^2 if the aggregate stayed at c during a beatdown: X uniform on [0, 2c/N].
 
     For N = 2 this is the paper's 1/3. It is not what the AIMD dynamics give.
     """
-    n = check_int("n", n, 2)
+    n = check_int("flows", flows, 2)
     return 4.0 / (3.0 * n * n)
 
 
 def rate_independent_moments(
-    n: int,
+    flows: int,
     probs: Sequence[float] | None = None,
     beta: float | ArrayLike = 0.5,
     eta: float | ArrayLike = 1.0,
@@ -138,7 +138,7 @@ def rate_independent_moments(
     ``E[X_i^2] = p_i (1 - beta_i^3) E0[x_i^3] / (3 eta_i E0[T])`` with
     ``E0[T] = sum_j p_j (1 - beta_j) E0[x_j] / eta_total``, and likewise for E[X_i].
     """
-    n = check_int("n", n, 1, 6)
+    n = check_int("flows", flows, 1, 6)
     p = (
         np.full(n, 1.0 / n)
         if probs is None

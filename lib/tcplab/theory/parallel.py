@@ -60,10 +60,10 @@ def _beta(beta: float) -> float:
     return check_range("beta", beta, 0.0, 1.0, low_open=True, high_open=True)
 
 
-def _n(n: ArrayLike) -> np.ndarray:
-    values = np.asarray(n, dtype=float)
+def _n(flows: ArrayLike) -> np.ndarray:
+    values = np.asarray(flows, dtype=float)
     for value in np.atleast_1d(values):
-        check_range("n", value, 1.0)
+        check_range("flows", value, 1.0)
     return values
 
 
@@ -71,21 +71,21 @@ def _out(values: np.ndarray) -> np.ndarray | float:
     return float(values) if np.ndim(values) == 0 else values
 
 
-def synchronised_throughput(n: ArrayLike, beta: float = 0.5) -> np.ndarray | float:
+def synchronised_throughput(flows: ArrayLike, beta: float = 0.5) -> np.ndarray | float:
     """Mean aggregate rate / c under ALL (every connection signalled at every event), eq. (6).
 
     Identical decrease factors: just after an event the aggregate is ``beta c`` whatever N and
     the increase rates are, and it climbs linearly back to ``c``: mean ``(1 + beta)/2``.
     """
     beta = _beta(beta)
-    n = _n(n)
+    n = _n(flows)
     return _out(np.full_like(n, (1.0 + beta) / 2.0))
 
 
-def gain_one_over_all(n: ArrayLike, beta: float = 0.5) -> np.ndarray | float:
+def gain_one_over_all(flows: ArrayLike, beta: float = 0.5) -> np.ndarray | float:
     """Throughput under any ONE policy (Theorem 1) divided by that under ALL (eq. (6))."""
     beta = _beta(beta)
-    n = _n(n)
+    n = _n(flows)
     return _out(np.asarray(parallel_throughput(n, beta)) / ((1.0 + beta) / 2.0))
 
 
@@ -94,33 +94,33 @@ def gain_limit(beta: float = 0.5) -> float:
     return 2.0 / (1.0 + _beta(beta))
 
 
-def multtcp_decrease(n: ArrayLike, beta: float = 0.5) -> np.ndarray | float:
+def multtcp_decrease(flows: ArrayLike, beta: float = 0.5) -> np.ndarray | float:
     """MultTCP's multiplicative-decrease factor ``1 - (1 - beta)/N`` (``1 - 1/(2N)`` for TCP).
 
     One of N virtual connections, holding the even share x/N, halves: the total drops by
     ``(1 - beta) x / N``.
     """
     beta = _beta(beta)
-    return _out(1.0 - (1.0 - beta) / _n(n))
+    return _out(1.0 - (1.0 - beta) / _n(flows))
 
 
-def multtcp_throughput(n: ArrayLike, beta: float = 0.5) -> np.ndarray | float:
+def multtcp_throughput(flows: ArrayLike, beta: float = 0.5) -> np.ndarray | float:
     """Mean rate / c of one MultTCP connection emulating N: ``1 - (1 - beta)/(2N)``.
 
     It is a single AIMD connection, so eq. (6) applies with its decrease factor
     ``b = 1 - (1 - beta)/N``: ``(1 + b)/2``. For TCP (beta = 1/2) this is ``1 - 1/(4N)``.
     """
     beta = _beta(beta)
-    return _out(1.0 - (1.0 - beta) / (2.0 * _n(n)))
+    return _out(1.0 - (1.0 - beta) / (2.0 * _n(flows)))
 
 
-def multtcp_ratio(n: ArrayLike, beta: float = 0.5) -> np.ndarray | float:
+def multtcp_ratio(flows: ArrayLike, beta: float = 0.5) -> np.ndarray | float:
     """MultTCP's throughput over that of N connections under ONE (Theorem 1).
 
     For TCP it is ``(4N - 1)(3N + 1)/(12 N**2) = 1 + (N - 1)/(12 N**2)``.
     """
     beta = _beta(beta)
-    n = _n(n)
+    n = _n(flows)
     return _out(np.asarray(multtcp_throughput(n, beta)) / np.asarray(parallel_throughput(n, beta)))
 
 
@@ -133,7 +133,7 @@ def multtcp_max_ratio(beta: float = 0.5) -> tuple[int, float]:
     return 2, (3.0 + beta) ** 2 / (8.0 * (1.0 + beta))
 
 
-def matching_decrease(n: ArrayLike, beta: float = 0.5) -> np.ndarray | float:
+def matching_decrease(flows: ArrayLike, beta: float = 0.5) -> np.ndarray | float:
     """Decrease factor that makes ONE AIMD connection exactly as fast as N under ONE.
 
     Solve ``(1 + b)/2 = 1 - 1/(1 + N rho)``: ``b = 1 - 2/(1 + N rho)``, in (0, 1) for every
@@ -141,16 +141,16 @@ def matching_decrease(n: ArrayLike, beta: float = 0.5) -> np.ndarray | float:
     """
     beta = _beta(beta)
     rho = (1.0 + beta) / (1.0 - beta)
-    return _out(1.0 - 2.0 / (1.0 + _n(n) * rho))
+    return _out(1.0 - 2.0 / (1.0 + _n(flows) * rho))
 
 
-def two_class_probs(sigma: float, n: int = 4) -> tuple[float, ...]:
+def two_class_probs(sigma: float, flows: int = 4) -> tuple[float, ...]:
     """Example 1 for any even N: the first N/2 connections (class 1) share probability sigma,
     the other N/2 (class 2) share 1 - sigma, evenly within each class."""
     sigma = check_range("sigma", sigma, 0.0, 1.0, low_open=True, high_open=True)
-    n = check_int("n", n, 2)
+    n = check_int("flows", flows, 2)
     if n % 2:
-        raise ValueError(f"n={n} must be even: two classes of N/2 connections")
+        raise ValueError(f"flows={n} must be even: two classes of N/2 connections")
     half = n // 2
     return (sigma / half,) * half + ((1 - sigma) / half,) * half
 
@@ -184,7 +184,7 @@ def rate_independent_throughputs(
         raise ValueError(f"probs={probs!r} must be a list of probabilities") from None
     if p.ndim != 1 or p.size == 0:
         raise ValueError(f"probs={probs!r} must be a non-empty 1-D list of probabilities")
-    n = check_int("n", p.size, 1, 40)
+    n = check_int("flows", p.size, 1, 40)
     for i, value in enumerate(p):
         check_range(f"probs[{i}]", value, 0.0, 1.0, low_open=True)
     if abs(p.sum() - 1.0) > PROBS_TOLERANCE:
@@ -216,7 +216,7 @@ def rate_independent_throughputs(
 
 
 def one_policy_range(
-    n: int, beta: float | ArrayLike = 0.5, eta: float | ArrayLike = 1.0
+    flows: int, beta: float | ArrayLike = 0.5, eta: float | ArrayLike = 1.0
 ) -> tuple[float, float]:
     """The range of mean aggregate rate / c that ONE policies can give unequal connections.
 
@@ -226,7 +226,7 @@ def one_policy_range(
     ``eta_total * rho_i / eta_i``; for identical connections the range is the single point of
     Theorem 1. ``beta`` and ``eta`` are numbers (shared) or one value per connection.
     """
-    n = check_int("n", n, 1)
+    n = check_int("flows", flows, 1)
     b = check_per_flow("beta", beta, n, 0.0, 1.0, low_open=True, high_open=True)
     e = check_per_flow("eta", eta, n, 0.0, math.inf, low_open=True)
     k = e.sum() * (1.0 + b) / (1.0 - b) / e

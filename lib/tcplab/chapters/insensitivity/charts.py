@@ -70,8 +70,8 @@ def throughput_explorer(
     (N, value, quote) for beta = 1/2 and ``paper_gain`` its (limit, quote) of the gain, drawn
     as diamonds (the chapter's claims module has them).
     """
-    table = _slim(table, ["beta", "n", "policy", "simulated", "formula"])
-    gains = _slim(gains, ["beta", "n", "simulated", "formula", "limit"])
+    table = _slim(table, ["beta", "flows", "policy", "simulated", "formula"])
+    gains = _slim(gains, ["beta", "flows", "simulated", "formula", "limit"])
     betas = table["beta"]
     beta = slider("beta", "decrease factor β", betas.min(), betas.max(), grid_step(betas), 0.5)
     n_max = 20
@@ -94,13 +94,13 @@ def throughput_explorer(
         ),
         legend=None,
     )
-    x = alt.X("n:Q", title="number of connections N", scale=alt.Scale(domain=[0, n_max + 0.5]))
+    x = alt.X("flows:Q", title="number of connections N", scale=alt.Scale(domain=[0, n_max + 0.5]))
     y = alt.Y("value:Q", title="mean aggregate rate / c", scale=alt.Scale(domain=[0.5, 1.0]))
 
     one_curve = (
-        alt.Chart(alt.sequence(1, n_max + 0.01, 0.05, as_="n"))
+        alt.Chart(alt.sequence(1, n_max + 0.01, 0.05, as_="flows"))
         .transform_calculate(
-            value=_THEOREM1.format(n="datum.n"),
+            value=_THEOREM1.format(n="datum.flows"),
             role=f"'{FORMULA}'",
             kind="'ONE (Theorem 1)'",
         )
@@ -108,14 +108,14 @@ def throughput_explorer(
         .encode(x=x, y=y, color=roles, strokeDash=dashes)
     )
     all_curve = (
-        alt.Chart(alt.sequence(1, n_max + 0.01, n_max - 1, as_="n"))
+        alt.Chart(alt.sequence(1, n_max + 0.01, n_max - 1, as_="flows"))
         .transform_calculate(
             value="(1 + beta) / 2", role=f"'{FORMULA}'", kind="'ALL (synchronised)'"
         )
         .mark_line()
         .encode(x=x, y=y, color=roles, strokeDash=dashes)
     )
-    sim = alt.Chart(table).transform_filter(f"{_ON_BETA} && datum.n <= {n_max}")
+    sim = alt.Chart(table).transform_filter(f"{_ON_BETA} && datum.flows <= {n_max}")
     dots = (
         sim.transform_calculate(
             value="datum.simulated",
@@ -129,7 +129,7 @@ def throughput_explorer(
             color=roles,
             shape=kinds,
             tooltip=[
-                alt.Tooltip("n:Q", title="N"),
+                alt.Tooltip("flows:Q", title="N"),
                 alt.Tooltip("beta:Q", title="β"),
                 alt.Tooltip("kind:N", title="policy"),
                 alt.Tooltip("simulated:Q", title="simulated", format=".6f"),
@@ -137,7 +137,7 @@ def throughput_explorer(
             ],
         )
     )
-    points = [{"n": n, "value": value, "note": note} for n, value, note in paper]
+    points = [{"flows": n, "value": value, "note": note} for n, value, note in paper]
     marker = (
         alt.Chart(pd.DataFrame({"z": [0]}))
         .transform_calculate(n="N")
@@ -145,7 +145,7 @@ def throughput_explorer(
         .encode(x=x)
     )
     label = (
-        sim.transform_filter("datum.n === N && datum.policy === 'one'")
+        sim.transform_filter("datum.flows === N && datum.policy === 'one'")
         .transform_calculate(
             text="'N = ' + N + ', β = ' + format(beta, '.2f') + ': Theorem 1 '"
             f" + format({_THEOREM1.format(n='N')}, '.2%') + ', simulated '"
@@ -165,7 +165,7 @@ def throughput_explorer(
     )
 
     gx = alt.X(
-        "n:Q",
+        "flows:Q",
         title="number of connections N (log scale)",
         scale=alt.Scale(type="log", domain=[1, 1000]),
     )
@@ -196,7 +196,7 @@ def throughput_explorer(
             y=gy,
             color=roles,
             tooltip=[
-                alt.Tooltip("n:Q", title="N"),
+                alt.Tooltip("flows:Q", title="N"),
                 alt.Tooltip("simulated:Q", title="simulated gain", format=".5f"),
                 alt.Tooltip("formula:Q", title="formula", format=".5f"),
                 alt.Tooltip("limit:Q", title="limit 2/(1 + β)", format=".5f"),
@@ -206,7 +206,7 @@ def throughput_explorer(
     gain_layers = [gain_curve, limit, gain_dots]
     if paper_gain is not None:
         value, note = paper_gain
-        point = {"n": float(gains["n"].max()), "gain": value, "note": note}
+        point = {"flows": float(gains["flows"].max()), "gain": value, "note": note}
         gain_layers.append(_paper_points([point], fade=_PAPER_BETA).encode(x=gx, y=gy))
     gain_marker = (
         alt.Chart(pd.DataFrame({"z": [0]}))
@@ -386,7 +386,7 @@ def multtcp_chart(table: pd.DataFrame, paper_value: float, paper_n: int, paper_r
 
     ``paper_value`` is the paper's 1 - 1/(4N) at ``paper_n``; ``paper_ratio`` its bound 1.025.
     """
-    x = alt.X("n:Q", title="number of connections N (emulated by MultTCP)")
+    x = alt.X("flows:Q", title="number of connections N (emulated by MultTCP)")
     series = {
         "MultTCP: one connection, β = 1 − 1/(2N)": ("multtcp_simulated", "multtcp_formula"),
         "N connections under ONE": ("one_simulated", "one_formula"),
@@ -394,11 +394,11 @@ def multtcp_chart(table: pd.DataFrame, paper_value: float, paper_n: int, paper_r
     }
     frames = [
         pd.DataFrame(
-            {"n": table["n"], "what": what, "simulated": table[sim], "formula": table[form]}
+            {"flows": table["flows"], "what": what, "simulated": table[sim], "formula": table[form]}
         )
         for what, (sim, form) in series.items()
     ]
-    long = _slim(pd.concat(frames, ignore_index=True), ["n", "what", "simulated", "formula"])
+    long = _slim(pd.concat(frames, ignore_index=True), ["flows", "what", "simulated", "formula"])
     what = alt.Shape(
         "what:N",
         title=None,
@@ -422,16 +422,16 @@ def multtcp_chart(table: pd.DataFrame, paper_value: float, paper_n: int, paper_r
             y=y,
             color=_ROLE,
             shape=what,
-            tooltip=["n:Q", "what:N", alt.Tooltip("simulated:Q", format=".6f")],
+            tooltip=["flows:Q", "what:N", alt.Tooltip("simulated:Q", format=".6f")],
         )
     )
     paper = _paper_points(
-        [{"n": paper_n, "value": paper_value, "note": "MultTCP: 1 − 1/(4N)"}]
+        [{"flows": paper_n, "value": paper_value, "note": "MultTCP: 1 − 1/(4N)"}]
     ).encode(x=x, y=y)
     top = alt.layer(lines, dots, paper).properties(
         title="MultTCP and the N connections it emulates", width=520, height=220
     )
-    ratios = _slim(table, ["n", "ratio_simulated", "ratio_formula"])
+    ratios = _slim(table, ["flows", "ratio_simulated", "ratio_formula"])
     ry = alt.Y("ratio:Q", title="MultTCP / N connections", scale=alt.Scale(domain=[0.995, 1.03]))
     ratio_line = (
         alt.Chart(ratios)
@@ -447,7 +447,7 @@ def multtcp_chart(table: pd.DataFrame, paper_value: float, paper_n: int, paper_r
             x=x,
             y=ry,
             color=_ROLE,
-            tooltip=["n:Q", alt.Tooltip("ratio_simulated:Q", title="simulated", format=".6f")],
+            tooltip=["flows:Q", alt.Tooltip("ratio_simulated:Q", title="simulated", format=".6f")],
         )
     )
     bound = (
@@ -456,9 +456,9 @@ def multtcp_chart(table: pd.DataFrame, paper_value: float, paper_n: int, paper_r
         .mark_rule(strokeDash=[6, 4])
         .encode(y=ry, color=_ROLE)
     )
-    best = int(table.loc[table["ratio_simulated"].idxmax(), "n"])
+    best = int(table.loc[table["ratio_simulated"].idxmax(), "flows"])
     paper_bound = _paper_points(
-        [{"n": best, "ratio": paper_ratio, "note": "'less than 1.025' (an upper bound)"}]
+        [{"flows": best, "ratio": paper_ratio, "note": "'less than 1.025' (an upper bound)"}]
     ).encode(x=x, y=ry)
     bottom = alt.layer(ratio_line, ratio_dots, bound, paper_bound).properties(
         title="How much MultTCP overshoots, and the paper's bound", width=520, height=170
@@ -523,7 +523,8 @@ def heterogeneous_chart(table: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
     """Aggregate per case and policy, the range any ONE policy can give, and the exact value
     for the rate-independent policy; eq. (5) of the paper where the connections are all alike
     but for their RTTs (what 'RTT insensitivity' would predict)."""
-    frame = _slim(table, ["case", "policy", "n", "simulated", "ci", "low", "high", "exact", "eq5"])
+    columns = ["case", "policy", "flows", "simulated", "ci", "low", "high", "exact", "eq5"]
+    frame = _slim(table, columns)
     order = list(dict.fromkeys(frame["case"]))
     y = alt.Y("case:N", title=None, sort=order, axis=alt.Axis(labelLimit=260))
     x = alt.X(
@@ -579,7 +580,7 @@ def heterogeneous_chart(table: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
     eq5 = frame.dropna(subset=["eq5"]).drop_duplicates("case")
     points = [
         {"case": case, "value": value, "note": f"eq. (5), N = {n} (assumes identical connections)"}
-        for case, value, n in zip(eq5["case"], eq5["eq5"], eq5["n"].astype(int), strict=True)
+        for case, value, n in zip(eq5["case"], eq5["eq5"], eq5["flows"].astype(int), strict=True)
     ]
     paper = _paper_points(points).encode(x=x, y=y)
     return alt.layer(ranges, exact, dots, paper).properties(

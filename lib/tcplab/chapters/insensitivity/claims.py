@@ -104,11 +104,11 @@ def chapter_numbers(tables: Mapping[str, pd.DataFrame], scale: str = "full") -> 
         tables[name] for name in TABLES
     )
     one = throughput_table[throughput_table["policy"] == "one"]
-    small = one[one["n"] <= 20]
+    small = one[one["flows"] <= 20]
     synced = throughput_table[throughput_table["policy"] == "all"]
     gain_table = gains(throughput_table)
     tcp_gain = gain_table[np.isclose(gain_table["beta"], 0.5)]
-    big = tcp_gain[tcp_gain["n"] == tcp_gain["n"].max()].iloc[0]
+    big = tcp_gain[tcp_gain["flows"] == tcp_gain["flows"].max()].iloc[0]
     classes = example1_table[example1_table["group"] != "aggregate"]
     aggregate = example1_table[example1_table["group"] == "aggregate"]
     z = (classes["simulated"] - classes["formula"]).abs() / classes["ci"]
@@ -118,13 +118,13 @@ def chapter_numbers(tables: Mapping[str, pd.DataFrame], scale: str = "full") -> 
     cases = list(dict.fromkeys(heterogeneous_table["case"]))
     spread = policy_spread(heterogeneous_table)
     numbers = {
-        "n3": float(one_row(one, beta=0.5, n=3)["simulated"]),
-        "n6": float(one_row(one, beta=0.5, n=6)["simulated"]),
+        "n3": float(one_row(one, beta=0.5, flows=3)["simulated"]),
+        "n6": float(one_row(one, beta=0.5, flows=6)["simulated"]),
         "n_betas": float(one["beta"].nunique()),
         "exact_worst": float((small["simulated"] - small["formula"]).abs().max()),
         "bound_worst": float(small["bound"].max()),
         "all_worst": float((synced["simulated"] - synced["formula"]).abs().max()),
-        "gain_n": float(big["n"]),
+        "gain_n": float(big["flows"]),
         "gain_simulated": float(big["simulated"]),
         "gain_formula": float(big["formula"]),
         "example1_worst_rel": float(
@@ -135,7 +135,7 @@ def chapter_numbers(tables: Mapping[str, pd.DataFrame], scale: str = "full") -> 
         "multtcp_worst": float(
             (multtcp_table["multtcp_simulated"] - multtcp_table["multtcp_formula"]).abs().max()
         ),
-        "multtcp_best_n": float(best["n"]),
+        "multtcp_best_n": float(best["flows"]),
         "multtcp_best_ratio": float(best["ratio_simulated"]),
         "matching_worst": float(
             (multtcp_table["matching_simulated"] - multtcp_table["one_formula"]).abs().max()
@@ -193,37 +193,37 @@ def keyed_claims(
     """Every claim of the chapter under a short key (see :data:`EXPECTED_VERDICTS`)."""
     one = throughput_table[throughput_table["policy"] == "one"]
     synced = throughput_table[throughput_table["policy"] == "all"]
-    small = one[one["n"] <= 20]
+    small = one[one["flows"] <= 20]
     exact_error = (small["simulated"] - small["formula"]).abs()
     worst = small.iloc[int(np.argmax(exact_error.to_numpy()))]
     tcp_all = synced[np.isclose(synced["beta"], 0.5)]
     gain_table = gains(throughput_table)
     largest = gain_table[np.isclose(gain_table["beta"], 0.5)]
-    largest = largest[largest["n"] == largest["n"].max()].iloc[0]
+    largest = largest[largest["flows"] == largest["flows"].max()].iloc[0]
     aggregate = example1_table[example1_table["group"] == "aggregate"]
     spread = policy_spread(heterogeneous_table)
     cases = list(spread.index)
-    n_max = int(multtcp_table["n"].max())
+    n_max = int(multtcp_table["flows"].max())
     return {
         "n3": claims.Claim(
             claim="Fig. 2: N = 3 connections, β = 1/2: mean aggregate rate / c",
             source="Sec. I and II-B.1: '3 connections would already yield 90% link utilization'",
             paper=PAPER_N3,
-            book=float(one_row(one, beta=0.5, n=3)["simulated"]),
+            book=float(one_row(one, beta=0.5, flows=3)["simulated"]),
             tolerance=TOL_PERCENT,
         ),
         "n6": claims.Claim(
             claim="Fig. 2: N = 6 connections, β = 1/2: mean aggregate rate / c",
             source="Sec. I and II-B.1: '6 sockets, almost 95% link utilization'",
             paper=PAPER_N6,
-            book=float(one_row(one, beta=0.5, n=6)["simulated"]),
+            book=float(one_row(one, beta=0.5, flows=6)["simulated"]),
             tolerance=TOL_PERCENT,
         ),
         "exact": claims.Claim(
             claim=(
                 "Theorem 1 is exact: largest |simulated − eq. (5)| over N = 1…20 and "
                 f"β = {one['beta'].min():g}…{one['beta'].max():g} "
-                f"(at N = {int(worst['n'])}, β = {worst['beta']:g})"
+                f"(at N = {int(worst['flows'])}, β = {worst['beta']:g})"
             ),
             source="Sec. II-A, Theorem 1: eq. (5) is the exact time-stationary mean",
             paper=0.0,
@@ -243,7 +243,7 @@ def keyed_claims(
         "all": claims.Claim(
             claim=(
                 "ALL (synchronised), β = 1/2: mean aggregate farthest from 3/4 over "
-                f"N = 1…{int(tcp_all['n'].max())}"
+                f"N = 1…{int(tcp_all['flows'].max())}"
             ),
             source="Sec. II-B.3, eq. (6): (1 + β)/2 for every N",
             paper=PAPER_ALL,
@@ -252,7 +252,8 @@ def keyed_claims(
         ),
         "gain": claims.Claim(
             claim=(
-                f"Gain of ONE over ALL as N grows, β = 1/2 (simulated at N = {int(largest['n'])})"
+                "Gain of ONE over ALL as N grows, β = 1/2 "
+                f"(simulated at N = {int(largest['flows'])})"
             ),
             source="Sec. II-B.3: the gain tends to 2/(1 + β): 'this amounts to 4/3'",
             paper=PAPER_GAIN_LIMIT,
@@ -263,14 +264,14 @@ def keyed_claims(
             claim=f"MultTCP emulating N = {PAPER_MULTTCP_N} TCPs: mean rate / c",
             source="Sec. II-B.4: 'E(X_MultTCP)/c = 1 − 1/(4N)'",
             paper=PAPER_MULTTCP,
-            book=float(one_row(multtcp_table, n=PAPER_MULTTCP_N)["multtcp_simulated"]),
+            book=float(one_row(multtcp_table, flows=PAPER_MULTTCP_N)["multtcp_simulated"]),
             tolerance=TOL_DETERMINISTIC,
         ),
         "multtcp-ratio": claims.Claim(
             claim=(
                 "MultTCP over N TCP-like connections under ONE: largest ratio, "
                 f"N = 1…{n_max} (at N = "
-                f"{int(multtcp_table.loc[multtcp_table['ratio_simulated'].idxmax(), 'n'])})"
+                f"{int(multtcp_table.loc[multtcp_table['ratio_simulated'].idxmax(), 'flows'])})"
             ),
             source="Sec. II-B.4: 'less than 1.025 of the mean aggregate throughput'",
             paper=PAPER_MULTTCP_RATIO,

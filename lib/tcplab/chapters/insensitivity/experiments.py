@@ -55,7 +55,7 @@ class ThroughputParams:
     """Throughput against N on a grid of beta, under a ONE policy and under ALL."""
 
     betas: tuple[float, ...] = _betas()
-    ns: tuple[int, ...] = (*range(1, 21), 50, 100, 200, 500, 1000)
+    flows: tuple[int, ...] = (*range(1, 21), 50, 100, 200, 500, 1000)
     policy: str = "rate-independent"  # uniform; Theorem 1 says any ONE policy gives the same
     events_per_flow: int = 1_000  # measured congestion events per replica, per connection,
     min_events: int = 10_000  # ... at least this many (small N are cheap)
@@ -67,7 +67,7 @@ class ThroughputParams:
     def quick(cls) -> ThroughputParams:
         return cls(
             betas=(0.25, 0.5, 0.75),
-            ns=(1, 2, 3, 4, 6, 10, 20, 1000),
+            flows=(1, 2, 3, 4, 6, 10, 20, 1000),
             events_per_flow=1_000,
             min_events=4_000,
             max_events=8_000,
@@ -78,12 +78,12 @@ class ThroughputParams:
 def throughput(params: ThroughputParams, seed: int = 0) -> pd.DataFrame:
     """Mean aggregate / c for each (beta, N) under ``params.policy`` (ONE) and under ALL.
 
-    Columns: beta, n, policy ("one" or "all"), simulated, formula (Theorem 1 or (1 + beta)/2),
+    Columns: beta, flows, policy ("one" or "all"), simulated, formula (Theorem 1 or (1 + beta)/2),
     bound (worst-case |simulated - formula| for ONE runs, 0 for ALL), events.
     """
     rows = []
     for beta in params.betas:
-        for n in params.ns:
+        for n in params.flows:
             events = min(max(params.events_per_flow * n, params.min_events), params.max_events)
             one = fluid.simulate(
                 n, params.policy, beta=beta, events=events, replicas=params.replicas, seed=seed
@@ -91,7 +91,7 @@ def throughput(params: ThroughputParams, seed: int = 0) -> pd.DataFrame:
             rows.append(
                 {
                     "beta": beta,
-                    "n": n,
+                    "flows": n,
                     "policy": "one",
                     "simulated": one.aggregate,
                     "formula": altman.parallel_throughput(n, beta),
@@ -111,7 +111,7 @@ def throughput(params: ThroughputParams, seed: int = 0) -> pd.DataFrame:
             rows.append(
                 {
                     "beta": beta,
-                    "n": n,
+                    "flows": n,
                     "policy": "all",
                     "simulated": synced.aggregate,
                     "formula": theory_parallel.synchronised_throughput(n, beta),
@@ -124,11 +124,11 @@ def throughput(params: ThroughputParams, seed: int = 0) -> pd.DataFrame:
 
 def gains(table: pd.DataFrame) -> pd.DataFrame:
     """Gain of ONE over ALL per (beta, n), simulated and from the formulas."""
-    wide = table.pivot_table(index=["beta", "n"], columns="policy", values="simulated")
+    wide = table.pivot_table(index=["beta", "flows"], columns="policy", values="simulated")
     frame = (wide["one"] / wide["all"]).rename("simulated").reset_index()
     frame["formula"] = [
         theory_parallel.gain_one_over_all(n, b)
-        for b, n in zip(frame["beta"], frame["n"], strict=True)
+        for b, n in zip(frame["beta"], frame["flows"], strict=True)
     ]
     frame["limit"] = [theory_parallel.gain_limit(b) for b in frame["beta"]]
     return frame
@@ -263,7 +263,7 @@ def sample_paths(params: PathsParams, seed: int = 0) -> pd.DataFrame:
 class MultTCPParams:
     """One MultTCP connection against N TCP-like connections (beta = 1/2), N = 1..20."""
 
-    ns: tuple[int, ...] = tuple(range(1, 21))
+    flows: tuple[int, ...] = tuple(range(1, 21))
     beta: float = 0.5
     events_per_flow: int = 2_000
     replicas: int = 8
@@ -271,13 +271,13 @@ class MultTCPParams:
 
     @classmethod
     def quick(cls) -> MultTCPParams:
-        return cls(ns=(1, 2, 3, 4, 6, 10), events_per_flow=500, replicas=4, single_events=50)
+        return cls(flows=(1, 2, 3, 4, 6, 10), events_per_flow=500, replicas=4, single_events=50)
 
 
 def multtcp(params: MultTCPParams, seed: int = 0) -> pd.DataFrame:
     """Simulated MultTCP, N connections under ONE, and a single connection that matches them.
 
-    Columns: n, multtcp_beta (1 - (1 - beta)/N), multtcp_simulated, multtcp_formula
+    Columns: flows, multtcp_beta (1 - (1 - beta)/N), multtcp_simulated, multtcp_formula
     (1 - (1 - beta)/(2N)), one_simulated, one_formula (Theorem 1), ratio_simulated,
     ratio_formula, matching_beta (1 - 2/(1 + N rho)), matching_simulated.
     """
@@ -295,7 +295,7 @@ def multtcp(params: MultTCPParams, seed: int = 0) -> pd.DataFrame:
         return result.aggregate
 
     rows = []
-    for n in params.ns:
+    for n in params.flows:
         decrease = float(theory_parallel.multtcp_decrease(n, params.beta))
         matching = float(theory_parallel.matching_decrease(n, params.beta))
         one = fluid.simulate(
@@ -309,7 +309,7 @@ def multtcp(params: MultTCPParams, seed: int = 0) -> pd.DataFrame:
         mult = single(decrease, n)
         rows.append(
             {
-                "n": n,
+                "flows": n,
                 "multtcp_beta": decrease,
                 "multtcp_simulated": mult,
                 "multtcp_formula": theory_parallel.multtcp_throughput(n, params.beta),
@@ -333,7 +333,7 @@ class RTTParams:
 
     etas: tuple[float, ...] = (1 / 16, 1 / 4, 1.0, 4.0, 16.0)
     policies: tuple[str, ...] = ONE_POLICIES
-    n: int = 4
+    flows: int = 4
     beta: float = 0.5
     events: int = 20_000
     replicas: int = 8
@@ -349,7 +349,7 @@ def rtt(params: RTTParams, seed: int = 0) -> pd.DataFrame:
     for eta in params.etas:
         for policy in params.policies:
             result = fluid.simulate(
-                params.n,
+                params.flows,
                 policy,
                 beta=params.beta,
                 eta=eta,
@@ -363,7 +363,7 @@ def rtt(params: RTTParams, seed: int = 0) -> pd.DataFrame:
                     "policy": policy,
                     "simulated": result.aggregate,
                     "ci": result.aggregate_ci,
-                    "formula": altman.parallel_throughput(params.n, params.beta),
+                    "formula": altman.parallel_throughput(params.flows, params.beta),
                 }
             )
     return pd.DataFrame(rows)
@@ -398,7 +398,7 @@ def heterogeneous(params: HeterogeneousParams, seed: int = 0) -> pd.DataFrame:
     """Mean aggregate / c per (case, policy), with the policy-free range and the exact value
     for the rate-independent policy.
 
-    Columns: case, policy, n, simulated, ci, low, high (the range any ONE policy can reach),
+    Columns: case, policy, flows, simulated, ci, low, high (the range any ONE policy can reach),
     exact (rate-independent closed form; NaN for the other policies), eq5 (the paper's
     eq. (5) for N connections when they share one beta, whatever their eta; else NaN).
     """
@@ -427,7 +427,7 @@ def heterogeneous(params: HeterogeneousParams, seed: int = 0) -> pd.DataFrame:
                 {
                     "case": label,
                     "policy": policy,
-                    "n": n,
+                    "flows": n,
                     "simulated": result.aggregate,
                     "ci": result.aggregate_ci,
                     "low": low,

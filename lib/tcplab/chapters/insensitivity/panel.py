@@ -23,16 +23,16 @@ __all__ = ["example1_frame", "example1_panel"]
 
 
 def example1_frame(
-    sigma: float, n: int = 4, beta: float = 0.5, events: int = 5_000, seed: int = 0
+    sigma: float, flows: int = 4, beta: float = 0.5, events: int = 5_000, seed: int = 0
 ) -> pd.DataFrame:
     """Example 1 with N connections in two classes of N/2: the exact curves on a sigma grid
     and the simulated point at ``sigma`` (NaN elsewhere), in the layout of the
     ``insensitivity-example1`` experiment."""
-    probs = theory_parallel.two_class_probs(sigma, n)  # validates sigma and n_flows
-    half = n // 2
-    groups = (f"class 1 (connections 1-{half})", f"class 2 (connections {half + 1}-{n})")
+    probs = theory_parallel.two_class_probs(sigma, flows)  # validates sigma and flows
+    half = flows // 2
+    groups = (f"class 1 (connections 1-{half})", f"class 2 (connections {half + 1}-{flows})")
     result = fluid.simulate(
-        n,
+        flows,
         policies.RateIndependent(probs),
         beta=beta,
         events=events,
@@ -48,7 +48,7 @@ def example1_frame(
     rows = []
     for s in sorted({*np.round(np.linspace(0.05, 0.95, 19), 3), round(float(sigma), 6)}):
         exact = theory_parallel.rate_independent_throughputs(
-            theory_parallel.two_class_probs(s, n), beta
+            theory_parallel.two_class_probs(s, flows), beta
         )
         formulas = {
             groups[0]: exact[:half].sum(),
@@ -70,13 +70,13 @@ def example1_frame(
     return pd.DataFrame(rows)
 
 
-def example1_panel(sigma: float = 0.125, n: int = 4, beta: float = 0.5) -> LivePanel:
+def example1_panel(sigma: float = 0.125, flows: int = 4, beta: float = 0.5) -> LivePanel:
     """Sliders for sigma, N (even) and beta; redraws Fig. 3 with a simulation at sigma."""
     style = {"description_width": "initial"}
     sigma_slider = w.FloatSlider(
         sigma, min=0.01, max=0.99, step=0.005, description="σ", readout_format=".3f", style=style
     )
-    n_slider = w.IntSlider(n, min=2, max=12, step=2, description="N", style=style)
+    n_slider = w.IntSlider(flows, min=2, max=12, step=2, description="N", style=style)
     beta_slider = w.FloatSlider(beta, min=0.05, max=0.95, step=0.05, description="β", style=style)
 
     def redraw() -> alt.TopLevelMixin:

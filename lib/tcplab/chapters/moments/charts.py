@@ -153,8 +153,8 @@ def distribution_chart(dist: pd.DataFrame, policies: tuple[str, ...]) -> alt.VCo
 def largest_rate_chart(largest: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
     """Rates just before congestion under largest-rate: simulation vs eq. (9), per N."""
     roles = alt.Color("role:N", title=None, scale=role_scale([OURS, PAPER]))
-    x = alt.X("n:O", title="number of connections N", axis=alt.Axis(labelAngle=0))
-    tip = ["n:O", "rank:O", alt.Tooltip("simulated:Q", format=".6f"), "formula:Q"]
+    x = alt.X("flows:O", title="number of connections N", axis=alt.Axis(labelAngle=0))
+    tip = ["flows:O", "rank:O", alt.Tooltip("simulated:Q", format=".6f"), "formula:Q"]
     ours = (
         alt.Chart(largest)
         .transform_calculate(role=f"'{OURS}'")
@@ -194,8 +194,9 @@ def beatdown_chart(path: pd.DataFrame, tags: pd.DataFrame) -> alt.VConcatChart:
         .properties(title="Beatdown, two connections (the paper's Fig. 5)", width=520, height=220)
     )
     roles = alt.Color("role:N", title=None, scale=role_scale(_ROLES))
-    x = alt.X("n:O", title="number of connections N", axis=alt.Axis(labelAngle=0))
-    tip = ["n:O", "rank:O", alt.Tooltip("simulated:Q", format=".6f"), "corrected:Q", "printed:Q"]
+    x = alt.X("flows:O", title="number of connections N", axis=alt.Axis(labelAngle=0))
+    simulated = alt.Tooltip("simulated:Q", format=".6f")
+    tip = ["flows:O", "rank:O", simulated, "corrected:Q", "printed:Q"]
     y = alt.Y("simulated:Q", title="rate at a tagging time / c")
     ours = (
         alt.Chart(tags)

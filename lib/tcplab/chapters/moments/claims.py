@@ -45,7 +45,7 @@ EXPECTED_VERDICTS = dict.fromkeys(KNOWN_DISAGREEMENTS, False)
 
 def theorem2_frame(exact: pd.DataFrame) -> pd.DataFrame:
     """The Theorem 2 table for display: paper, ours with 95% CI, closed form, errors."""
-    two = exact[(exact["n"] == 2) & exact["identical"] & (exact["flow"] == 1)]
+    two = exact[(exact["flows"] == 2) & exact["identical"] & (exact["flow"] == 1)]
     two = two.set_index("policy").loc[list(POLICIES)]
     return pd.DataFrame(
         {
@@ -62,7 +62,7 @@ def theorem2_frame(exact: pd.DataFrame) -> pd.DataFrame:
 
 def beyond_frame(exact: pd.DataFrame) -> pd.DataFrame:
     """E[X_i^2]/c^2 for every case beyond Theorem 2, one row per (case, connection, policy)."""
-    rows = exact[~((exact["n"] == 2) & exact["identical"])]
+    rows = exact[~((exact["flows"] == 2) & exact["identical"])]
     rows = rows[~rows["identical"] | (rows["flow"] == 1)]
     return pd.DataFrame(
         {
@@ -83,7 +83,7 @@ def paper_claims(
 ) -> dict[str, claims.Claim]:
     """Every number of Sections III-IV we reproduce, keyed; see :data:`KNOWN_DISAGREEMENTS`."""
     out: dict[str, claims.Claim] = {}
-    two = table[(table["n"] == 2) & table["identical"] & (table["flow"] == 1)]
+    two = table[(table["flows"] == 2) & table["identical"] & (table["flow"] == 1)]
     for name in POLICIES:
         row = two[two["policy"] == name].iloc[0]
         paper = theory_moments.PAPER_THEOREM2[name]
@@ -94,7 +94,7 @@ def paper_claims(
             book=float(row["second_moment"]),
             tolerance=THEOREM2_TOLERANCE * paper,
         )
-    for n, group in largest.groupby("n"):
+    for n, group in largest.groupby("flows"):
         top = group[group["rank"] == 1].iloc[0]
         out[f"largest-rate-n{n}"] = claims.Claim(
             claim=f"Largest-rate, N = {n}: largest rate before congestion x̃₁/c",
@@ -103,7 +103,7 @@ def paper_claims(
             book=float(top["simulated"]),
             tolerance=FIXED_POINT_TOLERANCE,
         )
-    for n, group in tags.groupby("n"):
+    for n, group in tags.groupby("flows"):
         top = group[group["rank"] == 1].iloc[0]
         out[f"beatdown-tag-1-n{n}"] = claims.Claim(
             claim=f"Beatdown, N = {n}: largest rate at a tagging time ỹ₁/c = 2/N",
@@ -122,8 +122,8 @@ def paper_claims(
                 tolerance=FIXED_POINT_TOLERANCE,
             )
     for row in thm3.itertuples():
-        out[f"theorem3-n{row.n}-{row.pick}"] = claims.Claim(
-            claim=f"Beatdown (new tag: {row.pick}), N = {row.n}: mean aggregate / c",
+        out[f"theorem3-n{row.flows}-{row.pick}"] = claims.Claim(
+            claim=f"Beatdown (new tag: {row.pick}), N = {row.flows}: mean aggregate / c",
             source="Altman et al. 2006, Theorem 3 (= Theorem 1)",
             paper=row.theorem1,
             book=row.aggregate,
@@ -149,7 +149,7 @@ def chapter_numbers(
     t2 = theorem2_frame(with_exact(tables["moments-table"]))
     ours, error = t2["ours (fluid model)"], t2["ours / paper − 1"]
     largest, tags, thm3 = (tables[name] for name in TABLES[1:])
-    n3 = thm3[thm3["n"] == 3].set_index("pick")["second_moment"]
+    n3 = thm3[thm3["flows"] == 3].set_index("pick")["second_moment"]
     return {
         "t2_ri": float(ours["rate-independent"]),
         "t2_rp": float(ours["rate-proportional"]),
@@ -163,7 +163,7 @@ def chapter_numbers(
         "bd_pinned": theory_moments.beatdown_pinned_second_moment(2),
         "lr_worst": float((largest["simulated"] - largest["formula"]).abs().max()),
         "lr_robin": "every" if bool(largest["round_robin"].all()) else "not every",
-        "lr_nmax": int(largest["n"].max()),
+        "lr_nmax": int(largest["flows"].max()),
         "tag_worst": float((tags["simulated"] - tags["corrected"]).abs().max()),
         "thm3_worst": float((thm3["aggregate"] - thm3["theorem1"]).abs().max()),
         "thm3_bound": float(thm3["bound"].max()),

@@ -100,7 +100,7 @@ def second_moments(params: TableParams, seed: int = 0) -> pd.DataFrame:
                 rows.append(
                     {
                         "case": _case_label(betas),
-                        "n": n,
+                        "flows": n,
                         "identical": len(set(betas)) == 1,
                         "flow": i + 1,
                         "beta": betas[i],
@@ -124,14 +124,14 @@ def with_exact(table: pd.DataFrame) -> pd.DataFrame:
         value = np.nan
         if row.policy == "rate-independent":
             value = float(
-                theory_moments.rate_independent_moments(row.n, beta=betas)[1][row.flow - 1]
+                theory_moments.rate_independent_moments(row.flows, beta=betas)[1][row.flow - 1]
             )
         elif row.identical and row.policy == "largest-rate":
-            value = theory_moments.largest_rate_second_moment(row.n, row.beta)
+            value = theory_moments.largest_rate_second_moment(row.flows, row.beta)
         elif row.identical and row.policy == "beatdown":
-            value = theory_moments.beatdown_second_moment(row.n, row.beta)
+            value = theory_moments.beatdown_second_moment(row.flows, row.beta)
         exact.append(value)
-        is_theorem2 = row.identical and row.n == 2 and np.isclose(row.beta, 0.5)
+        is_theorem2 = row.identical and row.flows == 2 and np.isclose(row.beta, 0.5)
         paper.append(theory_moments.PAPER_THEOREM2[row.policy] if is_theorem2 else np.nan)
     return table.assign(exact=exact, paper=paper)
 
@@ -143,7 +143,7 @@ def with_exact(table: pd.DataFrame) -> pd.DataFrame:
 class DistributionParams:
     """Exact time-stationary histograms of one connection's rate, N = 2 identical connections."""
 
-    n: int = 2
+    flows: int = 2
     beta: float = 0.5
     events: int = 200_000
     warmup_events: int = 2_000
@@ -176,7 +176,7 @@ def distributions(params: DistributionParams, seed: int = 0) -> pd.DataFrame:
     frames = []
     for name in POLICIES:
         path = fluid.sample_path(
-            params.n,
+            params.flows,
             _policy(name, params.beatdown_threshold),
             beta=params.beta,
             events=params.warmup_events + params.events,
@@ -184,10 +184,10 @@ def distributions(params: DistributionParams, seed: int = 0) -> pd.DataFrame:
         )
         skip = params.warmup_events
         time = path.times[-1] - path.times[skip]
-        mass = segment_histogram(path, edges, skip).sum(axis=1) / (params.n * time)
+        mass = segment_histogram(path, edges, skip).sum(axis=1) / (params.flows * time)
         a = path.rates_after[skip:-1] / path.capacity
         b = path.rates_before[skip + 1 :] / path.capacity
-        second = float(((b**3 - a**3) / 3.0).sum() / (params.n * time))
+        second = float(((b**3 - a**3) / 3.0).sum() / (params.flows * time))
         frames.append(
             pd.DataFrame(
                 {
@@ -208,14 +208,14 @@ def distributions(params: DistributionParams, seed: int = 0) -> pd.DataFrame:
 
 @dataclass(frozen=True)
 class LargestRateParams:
-    ns: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8)
+    flows: tuple[int, ...] = (2, 3, 4, 5, 6, 7, 8)
     beta: float = 0.5
     events: int = 2_000
     check_events: int = 200  # round robin is checked over the last check_events events
 
     @classmethod
     def quick(cls) -> LargestRateParams:
-        return cls(ns=(2, 3, 4, 8), events=600, check_events=64)
+        return cls(flows=(2, 3, 4, 8), events=600, check_events=64)
 
 
 def largest_rate(params: LargestRateParams, seed: int = 0) -> pd.DataFrame:
@@ -226,7 +226,7 @@ def largest_rate(params: LargestRateParams, seed: int = 0) -> pd.DataFrame:
     ``check_events`` signals each connection exactly once (Remark 2).
     """
     rows = []
-    for n in params.ns:
+    for n in params.flows:
         start = np.arange(n) / n**2
         path = fluid.sample_path(
             n,
@@ -244,7 +244,7 @@ def largest_rate(params: LargestRateParams, seed: int = 0) -> pd.DataFrame:
         for k in range(n):
             rows.append(
                 {
-                    "n": n,
+                    "flows": n,
                     "rank": k + 1,
                     "simulated": float(simulated[k]),
                     "formula": float(formula[k]),
@@ -261,7 +261,7 @@ def largest_rate(params: LargestRateParams, seed: int = 0) -> pd.DataFrame:
 class BeatdownParams:
     path_events: int = 110  # Fig. 5: a few beatdowns of two connections
     path_threshold: float = 1e-3
-    ns: tuple[int, ...] = (2, 3, 4, 5, 6)
+    flows: tuple[int, ...] = (2, 3, 4, 5, 6)
     tag_events: int = 4_000
     theorem3_replicas: int = 2  # the boundary term grows with replicas: few long runs
     theorem3_events: int = 100_000
@@ -270,7 +270,7 @@ class BeatdownParams:
 
     @classmethod
     def quick(cls) -> BeatdownParams:
-        return cls(ns=(2, 3, 4), tag_events=1_500, theorem3_events=20_000)
+        return cls(flows=(2, 3, 4), tag_events=1_500, theorem3_events=20_000)
 
 
 def beatdown_path(params: BeatdownParams, seed: int = 0) -> pd.DataFrame:
@@ -288,7 +288,7 @@ def beatdown_path(params: BeatdownParams, seed: int = 0) -> pd.DataFrame:
 def beatdown_tags(params: BeatdownParams, seed: int = 0) -> pd.DataFrame:
     """Sorted rates at the last tagging time vs the corrected and the printed stationary point."""
     rows = []
-    for n in params.ns:
+    for n in params.flows:
         path = fluid.sample_path(
             n, policies.Beatdown(threshold=params.threshold), events=params.tag_events, seed=seed
         )
@@ -300,7 +300,7 @@ def beatdown_tags(params: BeatdownParams, seed: int = 0) -> pd.DataFrame:
         for k in range(n):
             rows.append(
                 {
-                    "n": n,
+                    "flows": n,
                     "rank": k + 1,
                     "simulated": float(simulated[k]),
                     "corrected": float(corrected[k]),
@@ -316,7 +316,7 @@ def theorem3(params: BeatdownParams, seed: int = 0) -> pd.DataFrame:
     with the deterministic bound on their difference
     (:func:`tcplab.theory.altman.theorem1_bound`)."""
     rows = []
-    for n in params.ns:
+    for n in params.flows:
         for pick in ("largest", "random"):
             result = fluid.simulate(
                 n,
@@ -327,7 +327,7 @@ def theorem3(params: BeatdownParams, seed: int = 0) -> pd.DataFrame:
             )
             rows.append(
                 {
-                    "n": n,
+                    "flows": n,
                     "pick": pick,
                     "aggregate": result.aggregate,
                     "aggregate_ci": result.aggregate_ci,

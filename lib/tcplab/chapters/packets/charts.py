@@ -38,31 +38,31 @@ def throughput_chart(
 ) -> alt.LayerChart | alt.FacetChart:
     """Utilisation against N for every value of ``key``; a drop-down highlights one value.
 
-    ``table`` has columns n, utilisation, theorem1 and ``key``. ``paper`` is a list of
-    {n, utilisation, note} the paper states, drawn as diamonds.
+    ``table`` has columns flows, utilisation, theorem1 and ``key``. ``paper`` is a list of
+    {flows, utilisation, note} the paper states, drawn as diamonds.
     """
-    data = table[["n", "utilisation", "theorem1", key]].round(5)
+    data = table[["flows", "utilisation", "theorem1", key]].round(5)
     values = sorted(data[key].unique().tolist())
     pick = alt.param(
         name=f"pick_{key}",
         value=values[0],
         bind=alt.binding_select(options=values, name=f"{label} "),
     )
-    x = _n_axis(data)
+    x = _flows_axis(data)
     y = _utilisation_axis()
     base = alt.Chart(data, title=title)
     others = (
         base.mark_line(strokeWidth=1, color="#bbbbbb")
-        .encode(x=x, y=y, detail=f"{key}:N", tooltip=[f"{key}:N", "n:Q", "utilisation:Q"])
+        .encode(x=x, y=y, detail=f"{key}:N", tooltip=[f"{key}:N", "flows:Q", "utilisation:Q"])
         .add_params(pick)
     )
     mine = base.transform_filter(f"datum.{key} == pick_{key}").transform_calculate(role=f"'{OURS}'")
     line = mine.mark_line(strokeWidth=2.5).encode(x=x, y=y, color=_ROLE)
     dots = mine.mark_point(filled=True, size=50).encode(
-        x=x, y=y, color=_ROLE, tooltip=[f"{key}:N", "n:Q", "utilisation:Q"]
+        x=x, y=y, color=_ROLE, tooltip=[f"{key}:N", "flows:Q", "utilisation:Q"]
     )
     theory = (
-        alt.Chart(data[["n", "theorem1"]].drop_duplicates())
+        alt.Chart(data[["flows", "theorem1"]].drop_duplicates())
         .transform_calculate(role=f"'{FORMULA} (Theorem 1)'")
         .mark_line(strokeDash=[6, 3], strokeWidth=2, color="#009E73")
         .encode(x=x, y=alt.Y("theorem1:Q"))
@@ -78,9 +78,9 @@ def throughput_chart(
     return alt.layer(*layers).properties(width=420, height=260)
 
 
-def _n_axis(data: pd.DataFrame) -> alt.X:
-    top = int(data["n"].max()) + 1
-    return alt.X("n:Q", title="number of connections N", scale=alt.Scale(domain=[0, top]))
+def _flows_axis(data: pd.DataFrame) -> alt.X:
+    top = int(data["flows"].max()) + 1
+    return alt.X("flows:Q", title="number of connections N", scale=alt.Scale(domain=[0, top]))
 
 
 def _utilisation_axis(field: str = "utilisation") -> alt.Y:
@@ -95,14 +95,14 @@ SELECTION_TITLES = {s: f"{SELECTION_NAMES[s]} ({_WHERE[s]})" for s in _WHERE}
 def threshold_chart(table: pd.DataFrame) -> alt.FacetChart:
     """Fig. 11: utilisation against N under the threshold-dropper, one panel per selection
     rule, one line per (Th, b), Theorem 1 dashed."""
-    data = table[["n", "utilisation", "theorem1", "threshold", "buffer", "select"]].copy()
+    data = table[["flows", "utilisation", "theorem1", "threshold", "buffer", "select"]].copy()
     data["setting"] = (
         "Th = " + data["threshold"].astype(str) + ", b = " + data["buffer"].astype(str)
     )
     data["policy"] = data["select"].map(SELECTION_TITLES)
     data = data.drop(columns=["threshold", "buffer", "select"]).round(5)
     order = [SELECTION_TITLES[s] for s in SELECTION_TITLES if s in set(table["select"])]
-    x, y = _n_axis(data), _utilisation_axis()
+    x, y = _flows_axis(data), _utilisation_axis()
     lines = (
         alt.Chart()
         .mark_line(point=True, strokeWidth=1.8)
@@ -110,7 +110,7 @@ def threshold_chart(table: pd.DataFrame) -> alt.FacetChart:
             x=x,
             y=y,
             color=alt.Color("setting:N", title=None, scale=alt.Scale(range=PALETTE)),
-            tooltip=["policy:N", "setting:N", "n:Q", "utilisation:Q", "theorem1:Q"],
+            tooltip=["policy:N", "setting:N", "flows:Q", "utilisation:Q", "theorem1:Q"],
         )
     )
     theory = (
@@ -128,14 +128,14 @@ def threshold_chart(table: pd.DataFrame) -> alt.FacetChart:
 def hold_chart(table: pd.DataFrame) -> alt.VConcatChart:
     """Utilisation (top, Theorem 1 dashed) and time-outs (bottom) against the threshold-
     dropper's hold time, one panel per N, one line per selection rule."""
-    data = table[["n", "select", "hold_rtts", "utilisation", "theorem1", "timeouts"]].copy()
+    data = table[["flows", "select", "hold_rtts", "utilisation", "theorem1", "timeouts"]].copy()
     data["policy"] = data["select"].map(SELECTION_TITLES)
     data = data.drop(columns="select").round(5)
     x = alt.X("hold_rtts:Q", title="hold time (RTTs)")
     colour = alt.Color(
         "policy:N", title=None, scale=alt.Scale(range=PALETTE), legend=alt.Legend(labelLimit=320)
     )
-    tooltip = ["policy:N", "n:Q", "hold_rtts:Q", "utilisation:Q", "timeouts:Q"]
+    tooltip = ["policy:N", "flows:Q", "hold_rtts:Q", "utilisation:Q", "timeouts:Q"]
     util = alt.layer(  # lines first: a lone horizontal rule has an empty bounding box
         alt.Chart()
         .mark_line(point=True)
@@ -156,7 +156,7 @@ def hold_chart(table: pd.DataFrame) -> alt.VConcatChart:
         )
         .properties(width=200, height=120)
     )
-    column = alt.Column("n:O", title="N")
+    column = alt.Column("flows:O", title="N")
     return alt.vconcat(
         util.facet(column=column),
         alt.layer(outs, data=data).facet(column=column),
@@ -166,7 +166,7 @@ def hold_chart(table: pd.DataFrame) -> alt.VConcatChart:
 def sum_windows_chart(table: pd.DataFrame, queue: str = "droptail") -> alt.FacetChart:
     """Fig. 8: the sum of the congestion windows over time, one panel per (N, buffer)."""
     data = table[(table["flow"] == -1) & (table["queue"] == queue)]
-    data = data[["n", "buffer", "time", "cwnd"]].round(4)
+    data = data[["flows", "buffer", "time", "cwnd"]].round(4)
     return (
         alt.Chart(data)
         .transform_calculate(role=f"'{OURS}'")
@@ -178,7 +178,7 @@ def sum_windows_chart(table: pd.DataFrame, queue: str = "droptail") -> alt.Facet
         )
         .properties(width=260, height=120)
         .facet(
-            row=alt.Row("n:O", title="N"),
+            row=alt.Row("flows:O", title="N"),
             column=alt.Column("buffer:O", title="DropTail buffer b (packets)"),
         )
         .resolve_scale(y="independent")
@@ -189,7 +189,7 @@ def windows_chart(
     table: pd.DataFrame,
     queue: str,
     buffer: int,
-    n: int,
+    flows: int,
     span: float = 5.0,
     title: str | list[str] = "",
 ) -> alt.VConcatChart:
@@ -197,7 +197,7 @@ def windows_chart(
     data = table[
         (table["queue"] == queue)
         & (table["buffer"] == buffer)
-        & (table["n"] == n)
+        & (table["flows"] == flows)
         & (table["time"] <= span)
     ][["time", "flow", "cwnd"]].round(4)
     x = alt.X("time:Q", title="time after warm-up (s)")

@@ -52,11 +52,6 @@ TABLES = (*CLAIM_TABLES, "packets-hold", "packets-replicas")
 #: every claim of this chapter agrees with the paper
 EXPECTED_VERDICTS: dict[str, bool] = {}
 
-#: Sec. I: one AIMD connection "attains 75% link utilization"
-PAPER_ONE_FLOW = 0.75
-#: Fig. 7's point the paper states in words, for the chart
-FIG7_PAPER = ({"n": 1, "utilisation": PAPER_ONE_FLOW, "note": "Sec. I: 75% for one connection"},)
-
 UTIL_TOLERANCE = 0.03  # packet runs: a few per cent from finite buffers and finite runs
 # Mathis et al. give C = sqrt(3/2) = 1.22 for periodic loss but measured C = 1.31 (7% more)
 # for random loss without delayed ACKs; a run of a few hundred loss events adds a few per
@@ -67,7 +62,7 @@ MATHIS_MAX_P = 0.01  # beyond it time-outs matter and only Padhye et al. apply
 
 def red_gap(red_table: pd.DataFrame) -> float:
     """RED, N >= 5 and buffers of at least 10: median |throughput - Theorem 1|."""
-    many = red_table[(red_table["n"] >= 5) & (red_table["buffer"] >= 10)]
+    many = red_table[(red_table["flows"] >= 5) & (red_table["buffer"] >= 10)]
     return float((many["utilisation"] - many["theorem1"]).abs().median())
 
 
@@ -110,7 +105,7 @@ def keyed_claims(
         claims.Claim(
             claim="One flow, 1-packet DropTail buffer: utilisation",
             source="Altman et al. 2006, Sec. I: 'attains 75% link utilization'",
-            paper=PAPER_ONE_FLOW,
+            paper=0.75,
             book=float(one["utilisation"]),
             tolerance=UTIL_TOLERANCE,
         )
@@ -118,7 +113,7 @@ def keyed_claims(
     fair = validation_table.iloc[1]
     out["red-fairness"] = (
         claims.Claim(
-            claim=f"{int(fair['n'])} flows under RED: Jain fairness index",
+            claim=f"{int(fair['flows'])} flows under RED: Jain fairness index",
             source="identical connections share equally (Sec. II model)",
             paper=1.0,
             book=float(fair["jain"]),
@@ -226,7 +221,7 @@ def threshold_claims(threshold_table: pd.DataFrame) -> list[claims.Claim]:
                 tolerance=0.05,
             )
         )
-    keys = ["n", "threshold", "buffer"]
+    keys = ["flows", "threshold", "buffer"]
     by_select = threshold_table.pivot_table(index=keys, columns="select", values="utilisation")
     if {"random", "largest"} <= set(by_select.columns):
         diff = (by_select["random"] - by_select["largest"]).abs().median()
@@ -318,17 +313,17 @@ def chapter_numbers(
     per_event = events[(events["m"] == 1) & (events["queue"] == "droptail")]
     tight = per_event.sort_values("buffer").iloc[0]
     by_policy = threshold.pivot_table(
-        index=["n", "threshold", "buffer"], columns="select", values="utilisation"
+        index=["flows", "threshold", "buffer"], columns="select", values="utilisation"
     )
     policies = (by_policy["random"] - by_policy["largest"]).abs()
-    few = threshold[(threshold["n"] <= 5) & (threshold["n"] >= 2)]
+    few = threshold[(threshold["flows"] <= 5) & (threshold["flows"] >= 2)]
     gap = policy_gap(tables["packets-replicas"])
-    h2 = hold[hold["n"] == hold["n"].min()].set_index(["select", "hold_rtts"])
+    h2 = hold[hold["flows"] == hold["flows"].min()].set_index(["select", "hold_rtts"])
     rho = signalled.groupby(["queue", "buffer"])["rho"].first()
     red_runs = signalled[signalled["queue"] == "red"].groupby("buffer")["early_drops"].first()
     return {
         "one_util": float(one["utilisation"]),
-        "fair_n": int(fair["n"]),
+        "fair_flows": int(fair["flows"]),
         "fair_jain": float(fair["jain"]),
         "fair_util": float(fair["utilisation"]),
         "mathis_max_p": MATHIS_MAX_P,
@@ -352,14 +347,14 @@ def chapter_numbers(
         "thr_policy_max": float(policies.max()),
         "thr_first_gap": float((by_policy["random"] - by_policy["first"]).abs().median()),
         "thr_few_gap": float((few["utilisation"] - few["theorem1"]).abs().median()),
-        "thr_full_from": int(threshold[threshold["utilisation"] >= 0.985]["n"].min()),
+        "thr_full_from": int(threshold[threshold["utilisation"] >= 0.985]["flows"].min()),
         "rep_n": int(gap["replicas"].min()),
         "rep_half_max": float(gap["half_width"].max()),
         "rep_gap_min": float(gap["difference"].min()),
-        "rep_gap_at": int(gap.loc[gap["difference"].idxmin(), "n"]),
+        "rep_gap_at": int(gap.loc[gap["difference"].idxmin(), "flows"]),
         "rep_significant": int((gap["difference"].abs() > gap["half_width"]).sum()),
         "rep_points": len(gap),
-        "hold_n": int(hold["n"].min()),
+        "hold_n": int(hold["flows"].min()),
         "hold_largest_1": float(h2.loc[("largest", 1.0), "utilisation"]),
         "hold_largest_1_to": int(h2.loc[("largest", 1.0), "timeouts"]),
         "hold_largest_15": float(h2.loc[("largest", params.hold_rtts), "utilisation"]),

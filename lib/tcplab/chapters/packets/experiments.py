@@ -49,10 +49,10 @@ __all__ = [
 class PacketsParams:
     """The paper's ns-2 set-up (Section V.A) and the grids of the figures."""
 
-    ns: tuple[int, ...] = tuple(range(1, 11))
+    flows: tuple[int, ...] = tuple(range(1, 11))
     buffers: tuple[int, ...] = (5, 10, 20, 50, 100)  # DropTail (Fig. 7) and RED (Fig. 10)
     thresholds: tuple[tuple[int, int], ...] = ((3, 100), (2, 100), (3, 30))  # (Th, b), Fig. 11
-    threshold_ns: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 8, 10, 12, 15)  # Fig. 11's N axis
+    threshold_flows: tuple[int, ...] = (1, 2, 3, 4, 5, 6, 8, 10, 12, 15)  # Fig. 11's N axis
     # rate-independent (Fig. 11 left), largest-rate (right), and the first arrival's flow
     selections: tuple[str, ...] = ("random", "largest", "first")
     threshold_select: str = "random"  # the dropper of Figs. 12 and 15
@@ -60,8 +60,8 @@ class PacketsParams:
     # before it has slowed down (N = 2, largest-rate: no time-outs); see hold()
     hold_rtts: float = 1.5
     hold_sweep_rtts: tuple[float, ...] = (0.5, 1.0, 1.5, 2.0, 3.0)
-    hold_sweep_ns: tuple[int, ...] = (2, 5, 10)
-    replica_ns: tuple[int, ...] = (2, 3, 4, 5)  # below saturation (see hold())
+    hold_sweep_flows: tuple[int, ...] = (2, 5, 10)
+    replica_flows: tuple[int, ...] = (2, 3, 4, 5)  # below saturation (see hold())
     replicas: int = 6
     rate_mbps: float = 5.0
     access_mbps: float = 10.0
@@ -72,14 +72,14 @@ class PacketsParams:
     start_spread: float = 4.0
     duration: float = 1200.0  # paper: 2000 s, first 1000 s dropped; we average over 1000 s too
     warmup: float = 200.0
-    sync_ns: tuple[int, ...] = (5, 10)  # Fig. 8
+    sync_flows: tuple[int, ...] = (5, 10)  # Fig. 8
     sync_buffers: tuple[int, ...] = (5, 20, 50)
     sync_span: float = 20.0  # seconds of window trace kept after the warm-up
     sync_step: float = 0.05  # window trace resampled on this grid (seconds)
-    event_n: int = 10  # Fig. 15
+    event_flows: int = 10  # Fig. 15
     event_buffers: tuple[int, ...] = (5, 20, 50)
     event_duration: float = 400.0
-    validation_n: int = 10
+    validation_flows: int = 10
     validation_duration: float = 1200.0
     red_w_q: float = 0.001
     red_max_p: float = 0.1
@@ -87,7 +87,7 @@ class PacketsParams:
     loss_rate_mbps: float = 100.0  # bottleneck and access: fast, so only the loss limits
     loss_buffer: int = 1000
     loss_duration: float = 2000.0  # after the warm-up
-    signal_n: int = 10  # Figs. 13 (DropTail) and 14 (RED)
+    signal_flows: int = 10  # Figs. 13 (DropTail) and 14 (RED)
     signal_queues: tuple[str, ...] = ("droptail", "red")
     signal_buffers: tuple[int, ...] = (5, 10, 15, 20)
     signal_duration: float = 1000.0  # after the warm-up
@@ -97,17 +97,17 @@ class PacketsParams:
     @classmethod
     def quick(cls) -> PacketsParams:
         return cls(
-            ns=(1, 2, 5, 10),
+            flows=(1, 2, 5, 10),
             buffers=(5, 50),
             thresholds=((3, 100),),
-            threshold_ns=(1, 2, 5, 10),
+            threshold_flows=(1, 2, 5, 10),
             hold_sweep_rtts=(1.0, 1.5),
-            hold_sweep_ns=(2,),
-            replica_ns=(3,),
+            hold_sweep_flows=(2,),
+            replica_flows=(3,),
             replicas=3,
             duration=100.0,
             warmup=20.0,
-            sync_ns=(10,),
+            sync_flows=(10,),
             sync_buffers=(5,),
             sync_span=10.0,
             event_buffers=(5,),
@@ -127,7 +127,7 @@ def _grid(
     kind: str,
     settings: Iterable[tuple[int, dict[str, Any]]],
     desc: str,
-    ns: Iterable[int] | None = None,
+    flows: Iterable[int] | None = None,
 ) -> pd.DataFrame:
     jobs = [
         job(
@@ -137,17 +137,17 @@ def _grid(
             **dropper,
         )
         for buffer, dropper in settings
-        for n in (params.ns if ns is None else ns)
+        for n in (params.flows if flows is None else flows)
     ]
     table = pd.DataFrame([out.row for out in run_all(jobs, params.workers, seed, desc)])
-    table["theorem1"] = altman.parallel_throughput(table["n"].to_numpy(), 0.5)
+    table["theorem1"] = altman.parallel_throughput(table["flows"].to_numpy(), 0.5)
     return table
 
 
 def validation(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
     """Two checks against theory: one flow with a 1-packet buffer (the 75% sawtooth) and N
     flows under RED (fair shares, Jain index near 1)."""
-    duration, n = params.validation_duration, params.validation_n
+    duration, n = params.validation_duration, params.validation_flows
     one = chapter_setup(params, 1, chapter_queue(params, "droptail", 1), duration=duration)
     red = chapter_setup(params, n, chapter_queue(params, "red", 50), duration=duration)
     jobs = [
@@ -155,7 +155,7 @@ def validation(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
         job(red, case=f"{n} flows, RED", queue="red", buffer=50),
     ]
     table = pd.DataFrame([out.row for out in run_all(jobs, params.workers, seed, "validation")])
-    table["theorem1"] = altman.parallel_throughput(table["n"].to_numpy(), 0.5)
+    table["theorem1"] = altman.parallel_throughput(table["flows"].to_numpy(), 0.5)
     return table
 
 
@@ -210,7 +210,7 @@ def threshold(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
         for select in params.selections
         for th, b in params.thresholds
     )
-    return _grid(params, seed, "threshold", settings, "threshold", params.threshold_ns)
+    return _grid(params, seed, "threshold", settings, "threshold", params.threshold_flows)
 
 
 def hold(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
@@ -232,13 +232,13 @@ def hold(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
             select=select,
             hold_rtts=h,
         )  # fmt: skip
-        for n in params.hold_sweep_ns
+        for n in params.hold_sweep_flows
         for select in params.selections
         for h in params.hold_sweep_rtts
     ]
     table = pd.DataFrame([out.row for out in run_all(jobs, params.workers, seed, "hold")])
-    table["theorem1"] = altman.parallel_throughput(table["n"].to_numpy(), 0.5)
-    columns = ["n", "select", "hold_rtts", "utilisation", "theorem1", "timeouts"]
+    table["theorem1"] = altman.parallel_throughput(table["flows"].to_numpy(), 0.5)
+    columns = ["flows", "select", "hold_rtts", "utilisation", "theorem1", "timeouts"]
     return table[[*columns, "drop_rate", "packets"]]
 
 
@@ -246,7 +246,7 @@ def replicas(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
     """Fig. 11's two policies over ``replicas`` independent seeds (Th = 3, b = 100), to
     tell a difference between the policies from the noise of one run.
 
-    Rows (n, select, replica, utilisation, theorem1, timeouts, drop_rate, packets).
+    Rows (flows, select, replica, utilisation, theorem1, timeouts, drop_rate, packets).
     """
     jobs = [
         job(
@@ -254,13 +254,13 @@ def replicas(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
             select=select,
             replica=r,
         )
-        for n in params.replica_ns
+        for n in params.replica_flows
         for select in ("random", "largest")
         for r in range(params.replicas)
     ]
     table = pd.DataFrame([out.row for out in run_all(jobs, params.workers, seed, "replicas")])
-    table["theorem1"] = altman.parallel_throughput(table["n"].to_numpy(), 0.5)
-    columns = ["n", "select", "replica", "utilisation", "theorem1", "timeouts"]
+    table["theorem1"] = altman.parallel_throughput(table["flows"].to_numpy(), 0.5)
+    columns = ["flows", "select", "replica", "utilisation", "theorem1", "timeouts"]
     return table[[*columns, "drop_rate", "packets"]]
 
 
@@ -269,7 +269,7 @@ def policy_gap(table: pd.DataFrame) -> pd.DataFrame:
     rate-independent) and its 95% confidence half-width (Welch's t with its degrees of
     freedom rounded down; the replicas of each policy are independent)."""
     rows = []
-    for n, part in table.groupby("n"):
+    for n, part in table.groupby("flows"):
         a = part[part["select"] == "random"]["utilisation"].to_numpy()
         b = part[part["select"] == "largest"]["utilisation"].to_numpy()
         var_a, var_b = a.var(ddof=1) / len(a), b.var(ddof=1) / len(b)
@@ -280,7 +280,7 @@ def policy_gap(table: pd.DataFrame) -> pd.DataFrame:
         half = t975(max(int(dof), 1)) * se if se > 0 else 0.0
         rows.append(
             {
-                "n": int(n),
+                "flows": int(n),
                 "rate_independent": float(a.mean()),
                 "largest_rate": float(b.mean()),
                 "difference": float(b.mean() - a.mean()),
@@ -294,7 +294,7 @@ def policy_gap(table: pd.DataFrame) -> pd.DataFrame:
 
 def run_setup(
     params: PacketsParams,
-    n: int,
+    flows: int,
     queue: str,
     buffer: int,
     *,
@@ -308,7 +308,7 @@ def run_setup(
     ``dropper`` goes to the threshold-dropper (``threshold``, ``select``, ``hold``)."""
     discipline = chapter_queue(params, queue, buffer, **dropper)
     setup = chapter_setup(
-        params, n, discipline, duration=duration, warmup=warmup, trace=trace, seed=seed
+        params, flows, discipline, duration=duration, warmup=warmup, trace=trace, seed=seed
     )
     return packet.run(setup)
 
@@ -316,7 +316,7 @@ def run_setup(
 def windows(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
     """Figs. 8, 9 and 12: windows over ``sync_span`` seconds after the warm-up, resampled.
 
-    Rows (queue, buffer, n, time, flow, cwnd); ``flow = -1`` is the sum over flows.
+    Rows (queue, buffer, flows, time, flow, cwnd); ``flow = -1`` is the sum over flows.
     """
     settings: list[tuple[str, int, dict[str, Any]]] = [
         ("droptail", b, {}) for b in params.sync_buffers
@@ -333,20 +333,20 @@ def windows(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
             buffer=buffer,
         )
         for kind, buffer, dropper in settings
-        for n in params.sync_ns
+        for n in params.sync_flows
     ]
     frames = []
     for out in run_all(jobs, params.workers, seed, "windows"):
         row = out.row
         both = window_frame(out.cwnd, params.warmup, params.sync_span, params.sync_step)
-        frames.append(both.assign(queue=row["queue"], buffer=row["buffer"], n=row["n"]))
+        frames.append(both.assign(queue=row["queue"], buffer=row["buffer"], flows=row["flows"]))
     table = pd.concat(frames, ignore_index=True)
-    return table[["queue", "buffer", "n", "time", "flow", "cwnd"]]
+    return table[["queue", "buffer", "flows", "time", "flow", "cwnd"]]
 
 
 def events(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
     """Fig. 15: complementary distribution of the number of connections signalled per
-    congestion event, N = ``event_n``, for DropTail buffers, RED and the threshold-dropper.
+    congestion event, N = ``event_flows``, for DropTail buffers, RED and the threshold-dropper.
 
     ``mean_m`` counts from the senders' window reductions (what the connections see);
     ``mean_m_drops`` and ``events_drops`` from the bottleneck's own drop log, drops less than
@@ -360,7 +360,7 @@ def events(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
     jobs = [
         job(
             chapter_setup(
-                params, params.event_n, chapter_queue(params, kind, buffer, **dropper),
+                params, params.event_flows, chapter_queue(params, kind, buffer, **dropper),
                 duration=duration,
             ),
             "events",
@@ -377,7 +377,7 @@ def events(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
         counts = congestion_events(signals)
         dropped = out.dropped
         by_drops = congestion_events(dropped[dropped["time"] >= params.warmup])
-        for m in range(1, params.event_n + 1):
+        for m in range(1, params.event_flows + 1):
             rows.append(
                 {
                     "queue": row["queue"],
@@ -395,7 +395,7 @@ def events(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
 
 def signalled(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
     """Figs. 13 and 14: the empirical probability z(w) that a connection is signalled in a
-    congestion event given its window w (whole packets) just before it, N = ``signal_n``,
+    congestion event given its window w (whole packets) just before it, N = ``signal_flows``,
     DropTail (Fig. 13) and RED (Fig. 14).
 
     Rows (queue, buffer, window, samples, hits, z, rho, mean_z, events, early_drops):
@@ -408,7 +408,7 @@ def signalled(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
     jobs = [
         job(
             chapter_setup(
-                params, params.signal_n, chapter_queue(params, kind, b), duration=duration
+                params, params.signal_flows, chapter_queue(params, kind, b), duration=duration
             ),
             "windows",
             queue=kind,

@@ -32,7 +32,7 @@ WARMUP = 20.0  # seconds run before the windows are shown (slow start and the fi
 
 
 def dumbbell_live(
-    n: int = 10,
+    flows: int = 10,
     queue: str = "droptail",
     buffer: int = 20,
     select: str = "random",
@@ -47,17 +47,17 @@ def dumbbell_live(
     extra: dict[str, Any] = {"threshold": 3, "select": select} if queue == "threshold" else {}
     params = packets.PacketsParams()
     run = packets.run_setup(
-        params, n, queue, buffer, duration=WARMUP + seconds, warmup=WARMUP, seed=seed,
+        params, flows, queue, buffer, duration=WARMUP + seconds, warmup=WARMUP, seed=seed,
         **extra,
     )  # fmt: skip
     cwnd = run.cwnd()
     frame = window_frame(cwnd, WARMUP, seconds, params.sync_step)
-    frame = frame.assign(queue=queue, buffer=buffer, n=n)
+    frame = frame.assign(queue=queue, buffer=buffer, flows=flows)
     per_event = congestion_events(loss_signals(cwnd[cwnd["time"] >= WARMUP]))
     summary = run.summary()
     numbers = {
         "utilisation": summary["utilisation"],
-        "theorem1": float(altman.parallel_throughput(n, 0.5)),
+        "theorem1": float(altman.parallel_throughput(flows, 0.5)),
         "mean_signalled": float(np.mean(per_event)) if len(per_event) else float("nan"),
         "events": len(per_event),
         "timeouts": summary["timeouts"],
@@ -65,11 +65,11 @@ def dumbbell_live(
     return frame, numbers
 
 
-def packets_panel(n: int = 10, queue: str = "droptail", buffer: int = 5) -> LivePanel:
+def packets_panel(flows: int = 10, queue: str = "droptail", buffer: int = 5) -> LivePanel:
     """Controls for N, the queue, its buffer, the dropper's policy, the span and the seed;
     redraws the windows (Figs. 9 and 12) of a fresh run."""
     style = {"description_width": "initial"}
-    n_slider = w.IntSlider(n, min=1, max=20, description="N", style=style)
+    n_slider = w.IntSlider(flows, min=1, max=20, description="N", style=style)
     queue_menu = w.Dropdown(options=list(QUEUES), value=queue, description="queue", style=style)
     buffer_slider = w.IntSlider(buffer, min=3, max=150, description="buffer b", style=style)
     select_menu = w.Dropdown(

@@ -55,7 +55,7 @@ def chapter_queue(params: PacketsParams, kind: str, buffer: int, **dropper: Any)
 
 def chapter_setup(
     params: PacketsParams,
-    n: int,
+    flows: int,
     queue: QueueSetup,
     *,
     duration: float | None = None,
@@ -63,10 +63,10 @@ def chapter_setup(
     trace: bool = False,
     seed: int = 0,
 ) -> PacketSetup:
-    """The paper's dumbbell (Section V.A) with ``n`` connections and ``queue``, run for
+    """The paper's dumbbell (Section V.A) with ``flows`` connections and ``queue``, run for
     ``duration`` seconds (default ``params.duration``) after a warm-up."""
     topology = DumbbellTopology(
-        n,
+        flows,
         params.rate_mbps,
         params.delay_ms,
         params.access_mbps,
@@ -118,7 +118,7 @@ def _one(work: Job) -> Outcome:
     s = result.summary()
     row = {
         **dict(work.labels),
-        "n": work.setup.topology.n,
+        "flows": work.setup.topology.flows,
         "utilisation": s["utilisation"],
         "jain": s["jain_index"],
         "drop_rate": s["drop_rate"],
