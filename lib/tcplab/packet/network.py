@@ -181,11 +181,13 @@ class Network:
         start: float | None = 0.0,
         delayed_ack: float | None = None,
         trace: bool = False,
+        sender: type[TcpSender] = TcpSender,
     ) -> Connection:
         """Add a connection with one subflow per path (a list of link names), each with its
         own ``config`` if a sequence is given. It starts at ``start`` seconds (None: call
         ``Connection.start`` yourself); ``delayed_ack`` (seconds) and ``trace`` (record
-        windows) apply to every subflow."""
+        windows) apply to every subflow; ``sender`` is the subflows' sender class (a
+        subclass of TcpSender, e.g. a coupled multipath increase)."""
         name = f"conn{len(self.connections)}" if name is None else name
         if not isinstance(name, str) or not name:
             raise ValueError(f"name={name!r} must be a non-empty string")
@@ -204,15 +206,17 @@ class Network:
             start = check_range("start", start, 0.0)
         if delayed_ack is not None:
             check_range("delayed_ack", delayed_ack, 0.0, low_open=True)
+        if not (isinstance(sender, type) and issubclass(sender, TcpSender)):
+            raise ValueError(f"sender={sender!r} is not a TcpSender class")
         env, subflows = self.env, []
         for index, (route, cfg) in enumerate(zip(routes, configs, strict=True)):
             flow = len(self.subflows) + index
             links = [self.links[n] for n in route]
             ack_path = Link(env, None, sum(link.delay for link in links), name=f"{name}.ack{index}")
-            sender = TcpSender(env, flow, cfg, links[0].send, trace=trace)
-            ack_path.dst = sender.on_ack
+            tx = sender(env, flow, cfg, links[0].send, trace=trace)
+            ack_path.dst = tx.on_ack
             receiver = Receiver(env, flow, ack_path.send, delayed_ack=delayed_ack)
-            subflows.append(Subflow(name, index, flow, route, sender, receiver, ack_path))
+            subflows.append(Subflow(name, index, flow, route, tx, receiver, ack_path))
         for sub in subflows:  # wire: each link of the path forwards the flow to the next hop
             hops = [self.links[n].on_arrival for n in sub.path[1:]] + [sub.receiver.on_packet]
             for link_name, hop in zip(sub.path, hops, strict=True):
