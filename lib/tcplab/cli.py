@@ -189,6 +189,63 @@ def _trace(args: argparse.Namespace) -> int:
     return 0
 
 
+def _print(summary: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(summary))
+        return
+    for key, value in summary.items():
+        if isinstance(value, list) and value and isinstance(value[0], dict):
+            print(f"{key:>16}: {len(value)} entries (--json shows them)")
+        elif isinstance(value, list):
+            print(f"{key:>16}: " + ", ".join("-" if v is None else f"{v:.4g}" for v in value))
+        elif isinstance(value, dict):
+            print(f"{key:>16}: " + ", ".join(f"{k} {v:.4g}" for k, v in value.items()))
+        else:
+            print(f"{key:>16}: {value}")
+
+
+def _weighted(args: argparse.Namespace) -> int:
+    from .packet import weighted  # simpy is only needed here
+
+    flows = check_int("flows", args.flows, 1)
+    weight = check_range("weight", args.weight, 0.0, 1.0, low_open=True)
+    setup = weighted.weighted_setup(
+        [weight] * flows, duration=args.duration, warmup=0.0, seed=args.seed
+    )
+    run = weighted.run_weighted(setup, flows)
+    summary = {"weight": weight, "flows": flows, **run.summary(), "wall_s": run.wall_s}
+    _print(summary, args.json)
+    return 0
+
+
+def _bmc(args: argparse.Namespace) -> int:
+    from . import multipath
+
+    scene = multipath.scenario(args.scenario)
+    weights = _numbers("weights", args.weights)
+    if weights is not None:
+        weights = multipath.check_weights(np.atleast_1d(weights), scene.subflows).tolist()
+    j_s = check_range("j_s", args.j_s, 0.0, low_open=True)
+    duration = check_range("duration", args.duration, j_s)
+    if args.model == "fluid":
+        if args.controller == "lia":
+            raise ValueError("controller='lia' runs only in the packet model (--model packet)")
+        run = multipath.manage(
+            scene, weights, j_s=j_s, k=args.k, duration=duration, controller=args.controller
+        )
+        _print(run.summary(), args.json)
+        return 0
+    from .packet.multipath import MultipathSetup, run_multipath  # simpy is only needed here
+    from .packet.setup import RunLength
+
+    setup = MultipathSetup(
+        scene, args.controller, tuple(weights) if weights else None, j_s, args.k,
+        length=RunLength(duration, duration / 2.0), seed=args.seed,
+    )  # fmt: skip
+    _print(run_multipath(setup).summary(), args.json)
+    return 0
+
+
 def _list(args: argparse.Namespace) -> int:
     for name, experiment in sorted(registry.REGISTRY.items()):
         print(f"{name:28} {experiment.description}")
@@ -304,6 +361,34 @@ def _parser() -> _Parser:
         help="print one JSON object (ssthresh is null while still infinite)",
     )  # fmt: skip
     tr.set_defaults(handler=_trace)
+
+    wtd = commands.add_parser(
+        "weighted",
+        help="N TCP flows against N AIMD(D^2, 1/2) flows on Honda's 60 Mb/s RED bottleneck",
+    )
+    wtd.add_argument("--weight", type=float, required=True, help="BMC weight D, in (0, 1]")
+    wtd.add_argument("--flows", type=int, required=True, help="N: flows of each kind, >= 1")
+    wtd.add_argument("--duration", type=float, default=100.0, help="simulated seconds")
+    wtd.add_argument("--seed", type=int, default=0)
+    wtd.add_argument("--json", action="store_true", help="print one JSON object")
+    wtd.set_defaults(handler=_weighted)
+
+    pm = commands.add_parser(
+        "bmc", help="BMC's proportion manager on the thesis's multipath examples (Honda)"
+    )
+    pm.add_argument("--scenario", choices=("shared", "pooling"), required=True)
+    pm.add_argument("--model", choices=("fluid", "packet"), default="fluid")
+    pm.add_argument(
+        "--controller", choices=("bmc", "fixed", "uncoupled", "lia"), default="bmc",
+        help="proportion manager, weights held, TCP per subflow, or MPTCP LIA (packet only)",
+    )  # fmt: skip
+    pm.add_argument("--j-s", type=float, default=10.0, help="measurement period J, s, > 0")
+    pm.add_argument("--k", type=float, default=0.5, help="weight step factor K, in (0, 1]")
+    pm.add_argument("--weights", help="starting weights D1,D2 summing to 1 (default equal)")
+    pm.add_argument("--duration", type=float, default=300.0, help="simulated seconds, >= J")
+    pm.add_argument("--seed", type=int, default=0)
+    pm.add_argument("--json", action="store_true", help="print one JSON object")
+    pm.set_defaults(handler=_bmc)
 
     listing = commands.add_parser("list", help="list the experiments behind the book")
     listing.set_defaults(handler=_list)

@@ -1,0 +1,108 @@
+"""`tcplab weighted` and `tcplab bmc`: the documented JSON keys, numbers the thesis prints
+(fluid model), and one line naming the flag for every bad input."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tcplab.cli import main
+
+TCPLAB = str(Path(sys.executable).parent / "tcplab")
+
+
+def _json(*argv: str) -> dict:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(list(argv)) == 0
+    return json.loads(out.getvalue())
+
+
+def test_weighted_json_has_the_documented_keys() -> None:
+    result = _json("weighted", "--weight", "0.5", "--flows", "2", "--duration", "20", "--json")
+    keys = {"ratio", "aimd_mbps", "tcp_mbps", "loss_event_rate", "timeouts", "wall_s"}
+    assert keys <= set(result)
+    assert result["ratio"] == pytest.approx(result["aimd_mbps"] / result["tcp_mbps"])
+    assert 0 < result["aimd_mbps"] + result["tcp_mbps"] <= 60.0 / 2
+    assert 0 <= result["loss_event_rate"] < 1 and result["timeouts"] >= 0
+
+
+def test_bmc_fluid_shared_reaches_the_thesis_split() -> None:
+    """From 1/2, 1/2 the fluid manager moves weight off the 4 Mb/s path until both subflows
+    get their share: the bundle and the TCP flow get 15 Mb/s each (Fig. 3.2)."""
+    result = _json("bmc", "--scenario", "shared", "--k", "0.5", "--json")
+    assert set(result["sources"]) == {"tcp", "bmc"}
+    assert result["sources"]["tcp"] == pytest.approx(15.0)
+    assert result["sources"]["bmc"] == pytest.approx(15.0)
+    assert 0.2 <= result["weights"][0] <= 4 / 15  # the fixed interval, 4 Mb/s path first
+    first = result["history"][0]
+    assert first["weights"] == [0.5, 0.5] and first["mbps"] == pytest.approx([4.0, 26 / 3])
+    assert {"t", "weights", "twr", "mbps"} == set(first)
+    assert len(result["history"]) == 30  # 300 s / 10 s
+
+
+def test_bmc_fluid_pooling_history_and_keys() -> None:
+    result = _json("bmc", "--scenario", "pooling", "--j-s", "5", "--duration", "50", "--json")
+    assert set(result["sources"]) == {"s1", "s2", "s3"}
+    assert len(result["weights"]) == len(result["subflows"]) == 2
+    assert [h["t"] for h in result["history"]] == [5.0 * i for i in range(1, 11)]
+    # Fig. 4.1 at 1/2, 1/2: the 8 Mb/s subflow gets 8/3, the 10 Mb/s one 10/3
+    assert result["history"][0]["mbps"] == pytest.approx([8 / 3, 10 / 3])
+    assert sum(result["weights"]) == pytest.approx(1.0)
+    assert "wall_s" in result
+
+
+def test_bmc_packet_runs_and_moves_weights() -> None:
+    result = _json(
+        "bmc", "--scenario", "pooling", "--model", "packet", "--duration", "40", "--j-s", "10",
+        "--json",
+    )  # fmt: skip
+    assert set(result["sources"]) == {"s1", "s2", "s3"} and len(result["history"]) == 4
+    assert result["history"][0]["weights"] == [0.5, 0.5]
+    assert result["history"][1]["weights"] != [0.5, 0.5]
+    assert sum(result["weights"]) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["bmc", "--scenario", "shared", "--weights", "0.5,0.6"], ["weights=", "sum to 1"]),
+        (["bmc", "--scenario", "shared", "--weights", "0.5"], ["weights=", "one value"]),
+        (["bmc", "--scenario", "shared", "--weights", "a,b"], ["weights=", "a,b"]),
+        (["bmc", "--scenario", "shared", "--k", "2"], ["k=2", "(0, 1]"]),
+        (["bmc", "--scenario", "shared", "--k", "0"], ["k=0", "(0, 1]"]),
+        (["bmc", "--scenario", "shared", "--j-s", "0"], ["j_s=0", "(0, inf)"]),
+        (["bmc", "--scenario", "shared", "--j-s", "-5"], ["j_s=-5", "(0, inf)"]),
+        (["bmc", "--scenario", "ring"], ["--scenario", "ring", "pooling"]),
+        (["bmc", "--scenario", "shared", "--controller", "lia"], ["lia", "--model packet"]),
+        (["bmc", "--scenario", "shared", "--duration", "5"], ["duration=5", "[10, inf)"]),
+        (["weighted", "--weight", "1.5", "--flows", "2"], ["weight=1.5", "(0, 1]"]),
+        (["weighted", "--weight", "0.5", "--flows", "0"], ["flows=0", "[1, inf)"]),
+        (["weighted", "--flows", "2"], ["--weight"]),
+    ],
+)
+def test_bad_input_is_one_line_naming_the_flag(
+    args: list[str], words: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    status = main(args)
+    err = capsys.readouterr().err
+    assert status == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    for word in words:
+        assert word in lines[0]
+
+
+def test_the_installed_command_prints_one_line() -> None:
+    done = subprocess.run(
+        [TCPLAB, "bmc", "--scenario", "shared", "--k", "3"],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip().count("\n") == 0 and "k=3" in done.stderr
