@@ -8,9 +8,9 @@ linked increases, RFC 6356). Every source is a Reno sender unless ``tcp`` says o
 
 Each path starts on its own 100 Mb/s access link, padded so that every path has the
 scenario's one-way delay (equal RTTs, as the thesis assumes). Every scenario link queues
-with RED as :func:`~tcplab.packet.weighted.ns2_red` sets it, with a buffer of one
-bandwidth-delay product of that link, and at least twice RED's ``max_th`` (so that gentle
-RED's ramp fits: :func:`~tcplab.packet.weighted.red_buffer`).
+as :func:`~tcplab.packet.weighted.bottleneck_queue` says for ``queue``: by default ``deep``
+RED (thresholds at 0.6 and 0.8 of one bandwidth-delay product), which keeps the links busy
+as the thesis's arithmetic assumes; ``ns2`` is the automatic RED of Fig. 5.1's runs.
 Sources start at random times in ``[0, start_spread]``; throughputs are measured from the
 set-up's warm-up on (the runs' second half by default).
 """
@@ -28,7 +28,7 @@ from .controllers import LiaSender, ProportionManager, couple
 from .network import Network
 from .setup import RunLength, streams
 from .tcp import TcpConfig, TcpSender
-from .weighted import PACKET_BYTES, ns2_red, red_buffer
+from .weighted import PACKET_BYTES, QUEUE_VARIANTS, bottleneck_queue
 
 __all__ = ["CONTROLLERS", "MultipathSetup", "MultipathRun", "run_multipath"]
 
@@ -44,6 +44,7 @@ class MultipathSetup:
     weights: tuple[float, ...] | None = None  # None: equal weights
     j_s: float = 10.0
     k: float = 0.5
+    queue: str = "deep"  # the links' queue (tcplab.packet.weighted.bottleneck_queue)
     tcp: TcpConfig = field(default_factory=lambda: TcpConfig("reno", packet_bytes=PACKET_BYTES))
     access_mbps: float = 100.0
     length: RunLength = field(default_factory=lambda: RunLength(300.0, 150.0))
@@ -53,6 +54,7 @@ class MultipathSetup:
 
     def __post_init__(self) -> None:
         check_choice("controller", self.controller, CONTROLLERS)
+        check_choice("queue", self.queue, QUEUE_VARIANTS)
         n = self.scenario.subflows
         weights = check_weights(self.weights if self.weights else [1.0 / n] * n, n)
         object.__setattr__(self, "weights", tuple(float(d) for d in weights))
@@ -117,8 +119,7 @@ def run_multipath(setup: MultipathSetup) -> MultipathRun:
     net = Network(setup.seed)
     packet_time = tcp.packet_bytes * 8.0
     for link, queue_rng in zip(scene.links, queue_rngs, strict=True):
-        buffer = red_buffer(link.rate_mbps, scene.one_way_ms, tcp.packet_bytes)
-        queue = ns2_red(link.rate_mbps, buffer, tcp.packet_bytes)
+        queue = bottleneck_queue(setup.queue, link.rate_mbps, scene.one_way_ms, tcp.packet_bytes)
         discipline = queue.build(queue_rng, rng.loss, packet_time / (link.rate_mbps * 1e6))
         net.add_link(link.name, link.rate_mbps, link.delay_ms, discipline)
     rtt = scene.rtt_s

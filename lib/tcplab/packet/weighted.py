@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
-from ..checks import check_int, check_range
+from ..checks import check_choice, check_int, check_range
 from ..theory import bmc
 from .dumbbell import Dumbbell, queue_counters
 from .sched import Call, call_at
@@ -39,6 +39,8 @@ __all__ = [
     "KINDS",
     "ns2_red",
     "red_buffer",
+    "QUEUE_VARIANTS",
+    "bottleneck_queue",
     "mixed_setup",
     "weighted_setup",
     "WeightedRun",
@@ -83,12 +85,39 @@ def red_buffer(rate_mbps: float, one_way_ms: float, packet_bytes: int = PACKET_B
     return max(round(bdp), math.ceil(2.0 * 3.0 * max(5.0, c * 0.005 / 2.0)))
 
 
+#: the bottleneck queues the chapter compares (:func:`bottleneck_queue`)
+QUEUE_VARIANTS = ("ns2", "classic", "deep", "droptail")
+
+
+def bottleneck_queue(
+    variant: str, rate_mbps: float, one_way_ms: float, packet_bytes: int = PACKET_BYTES
+) -> QueueSetup:
+    """A bottleneck queue for a link of ``rate_mbps`` whose paths have ``one_way_ms`` of
+    propagation delay: ``ns2`` is :func:`ns2_red` with a :func:`red_buffer`; ``classic`` is
+    RED as first recommended and long ns-2's default (thresholds 5 and 15 packets,
+    ``w_q = 0.002``, a 50-packet queue); ``deep`` is RED with thresholds at 0.6 and 0.8 of a
+    buffer of one bandwidth-delay product (the packet chapter's rule, ``w_q = 0.002``), which
+    keeps the link busy; ``droptail`` is a DropTail buffer of one bandwidth-delay product."""
+    check_choice("queue", variant, QUEUE_VARIANTS)
+    buffer = red_buffer(rate_mbps, one_way_ms, packet_bytes)
+    if variant == "ns2":
+        return ns2_red(rate_mbps, buffer, packet_bytes)
+    if variant == "classic":
+        return QueueSetup("red", 50, min_th=5.0, max_th=15.0, max_p=0.1, w_q=0.002, wait=True)
+    if variant == "deep":
+        return QueueSetup(
+            "red", buffer, min_th=0.6 * buffer, max_th=0.8 * buffer, max_p=0.1, w_q=0.002,
+            wait=True,
+        )  # fmt: skip
+    return QueueSetup("droptail", buffer)
+
+
 def mixed_setup(
     aimd: Sequence[tuple[float, float]],
     tcp_flows: int,
     *,
     rate_mbps: float = RATE_MBPS,
-    queue: QueueSetup | None = None,
+    queue: QueueSetup | str = "ns2",
     duration: float = 100.0,
     warmup: float = 20.0,
     variant: str = "reno",
@@ -99,9 +128,9 @@ def mixed_setup(
     seed: int = 0,
 ) -> PacketSetup:
     """Fig. 5.1 with ``tcp_flows`` TCP flows (first) and one AIMD flow per ``(a, beta)`` of
-    ``aimd``; the n-th flow of each kind has ``n/3`` ms on its receiver link. ``queue``
-    defaults to :func:`ns2_red` with a buffer of one bandwidth-delay product (at the
-    shortest RTT)."""
+    ``aimd``; the n-th flow of each kind has ``n/3`` ms on its receiver link. ``queue`` is
+    a QueueSetup or a :func:`bottleneck_queue` variant, sized for the shortest RTT (the
+    chapter's is ``ns2``)."""
     tcp_flows = check_int("tcp_flows", tcp_flows, 0)
     flows = check_int("flows", tcp_flows + len(aimd), 1)
     receiver_tx_ms = packet_bytes * 8.0 / (RECEIVER_MBPS * 1e6) * 1e3
@@ -109,9 +138,8 @@ def mixed_setup(
         ACCESS_DELAY_MS + n * RECEIVER_STEP_MS + receiver_tx_ms / 2.0
         for n in [*range(1, tcp_flows + 1), *range(1, len(aimd) + 1)]
     )
-    if queue is None:
-        buffer = red_buffer(rate_mbps, DELAY_MS + ACCESS_DELAY_MS, packet_bytes)
-        queue = ns2_red(rate_mbps, buffer, packet_bytes)
+    if isinstance(queue, str):
+        queue = bottleneck_queue(queue, rate_mbps, DELAY_MS + ACCESS_DELAY_MS, packet_bytes)
     if loss_rate:
         queue = replace(queue, loss_rate=loss_rate)
     base = TcpConfig(variant=variant, packet_bytes=packet_bytes)
