@@ -1,0 +1,85 @@
+"""Weighted AIMD and BMC's proportion manager: Honda (2008), on the book's models.
+
+The chapter's experiments, declared for :mod:`tcplab.registry`; this file imports no model.
+"""
+
+from tcplab.registry import Experiment
+
+_PARAMS = "tcplab.chapters.bmc.params:BmcParams"
+_AIMD = "tcplab.chapters.bmc.experiments"
+_PM = "tcplab.chapters.bmc.proportion"
+
+EXPERIMENTS = (
+    Experiment(
+        "bmc-response",
+        f"{_AIMD}:response",
+        _PARAMS,
+        "One AIMD(a, b) flow under random loss vs eq. (3.2) and the random-loss closed form",
+    ),
+    Experiment(
+        "bmc-competition",
+        f"{_AIMD}:competition",
+        _PARAMS,
+        "AIMD(a, b) flows against TCP flows on Fig. 5.1's RED bottleneck, grid of (a, b)",
+    ),
+    Experiment(
+        "bmc-weighted",
+        f"{_AIMD}:weighted",
+        _PARAMS,
+        "Figs. 5.2-5.11: N TCP flows vs N AIMD(D^2, 1/2) flows, per flow",
+    ),
+    Experiment(
+        "bmc-mixes",
+        f"{_AIMD}:mixes",
+        _PARAMS,
+        "Figs. 5.12-5.18: weights summing to 1 against TCP, per flow",
+    ),
+    Experiment(
+        "bmc-red",
+        f"{_AIMD}:red",
+        _PARAMS,
+        "Fig. 5.10's ratio under other bottleneck queues (RED's parameters are not given)",
+    ),
+    Experiment(
+        "bmc-explain",
+        f"{_AIMD}:explain",
+        _PARAMS,
+        "The thesis's explanations tested: small N over seeds, large N with faster links",
+    ),
+    Experiment(
+        "bmc-examples",
+        f"{_PM}:examples",
+        _PARAMS,
+        "Figs. 3.1, 3.2, 4.1 at fixed weights: fluid and packet",
+    ),
+    Experiment(
+        "bmc-manager",
+        f"{_PM}:manager",
+        _PARAMS,
+        "The proportion manager over time: weights and Twr, fluid and packet",
+    ),
+    Experiment(
+        "bmc-jk",
+        f"{_PM}:jk",
+        _PARAMS,
+        "Convergence and stability of the proportion manager against J and K",
+    ),
+    Experiment(
+        "bmc-order",
+        f"{_PM}:order",
+        _PARAMS,
+        "How often one J-long measurement misorders two subflows' Twr",
+    ),
+    Experiment(
+        "bmc-compare",
+        f"{_PM}:compare",
+        _PARAMS,
+        "BMC vs uncoupled subflows vs MPTCP LIA (RFC 6356) on both scenarios",
+    ),
+    Experiment(
+        "bmc-fluid-grid",
+        f"{_PM}:fluid_grid",
+        _PARAMS,
+        "The fluid proportion manager over a grid of K and link rates (static sliders)",
+    ),
+)
