@@ -29,24 +29,6 @@ EXPERIMENTS = (
         "Figs. 5.2-5.11: N TCP flows vs N AIMD(D^2, 1/2) flows, per flow",
     ),
     Experiment(
-        "bmc-mixes",
-        f"{_AIMD}:mixes",
-        _PARAMS,
-        "Figs. 5.12-5.18: weights summing to 1 against TCP, per flow",
-    ),
-    Experiment(
-        "bmc-red",
-        f"{_AIMD}:red",
-        _PARAMS,
-        "Fig. 5.10's ratio under other bottleneck queues (RED's parameters are not given)",
-    ),
-    Experiment(
-        "bmc-explain",
-        f"{_AIMD}:explain",
-        _PARAMS,
-        "The thesis's explanations tested: small N over seeds, large N with faster links",
-    ),
-    Experiment(
         "bmc-examples",
         f"{_PM}:examples",
         _PARAMS,
@@ -57,24 +39,6 @@ EXPERIMENTS = (
         f"{_PM}:manager",
         _PARAMS,
         "The proportion manager over time: weights and Twr, fluid and packet",
-    ),
-    Experiment(
-        "bmc-jk",
-        f"{_PM}:jk",
-        _PARAMS,
-        "Convergence and stability of the proportion manager against J and K",
-    ),
-    Experiment(
-        "bmc-order",
-        f"{_PM}:order",
-        _PARAMS,
-        "How often one J-long measurement misorders two subflows' Twr",
-    ),
-    Experiment(
-        "bmc-compare",
-        f"{_PM}:compare",
-        _PARAMS,
-        "BMC vs uncoupled subflows vs MPTCP LIA (RFC 6356) on both scenarios",
     ),
     Experiment(
         "bmc-fluid-grid",
