@@ -1,4 +1,4 @@
-"""Weighted AIMD and BMC's proportion manager: Honda (2008), on the book's models.
+"""Weighted AIMD and BMC's proportion manager: Honda (2009), on the book's models.
 
 The chapter's experiments, declared for :mod:`tcplab.registry`; this file imports no model.
 """

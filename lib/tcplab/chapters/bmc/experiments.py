@@ -1,4 +1,4 @@
-"""Weighted AIMD in the packet model: Honda (2008), Secs. 3.1 and 5, re-run.
+"""Weighted AIMD in the packet model: Honda (2009), Secs. 3.1 and 5, re-run.
 
 Part 1 checks the response function, eq. (3.2): one AIMD(a, b) flow under random loss
 (:func:`response`) and N AIMD(a, b) flows against N TCP flows on Fig. 5.1's bottleneck
@@ -78,11 +78,18 @@ def response(params: BmcParams, seed: int = 0) -> pd.DataFrame:
     jobs = [
         job(
             mixed_setup(
-                [(a, 1.0 - b)], 0, rate_mbps=rate, queue=QueueSetup("droptail", 5000),
+                [(a, 1.0 - b)],
+                0,
+                rate_mbps=rate,
+                queue=QueueSetup("droptail", 5000),
                 duration=params.response_warmup + params.response_duration,
-                warmup=params.response_warmup, loss_rate=p, start_spread=0.0,
+                warmup=params.response_warmup,
+                loss_rate=p,
+                start_spread=0.0,
             ),
-            a=a, b=b, p=p,
+            a=a,
+            b=b,
+            p=p,
         )  # fmt: skip
         for a, b in params.response_pairs
         for p in params.response_losses
@@ -112,10 +119,17 @@ def competition(params: BmcParams, seed: int = 0) -> pd.DataFrame:
     jobs = [
         job(
             mixed_setup(
-                [(a, 1.0 - b)] * n, n, rate_mbps=params.rate_mbps, queue=params.queue,
-                duration=params.duration, warmup=params.steady_from,
+                [(a, 1.0 - b)] * n,
+                n,
+                rate_mbps=params.rate_mbps,
+                queue=params.queue,
+                duration=params.duration,
+                warmup=params.steady_from,
             ),
-            n, a=a, b=b, flows=n,
+            n,
+            a=a,
+            b=b,
+            flows=n,
         )  # fmt: skip
         for a in params.competition_a
         for b in params.competition_b
@@ -140,7 +154,9 @@ def summarise(run: WeightedRun) -> dict[str, Any]:
     steady_events = f["steady_fast_retransmits"].sum() + f["steady_timeouts"].sum()
     return {
         "ratio": s["ratio"],
-        "steady_ratio": float(aimd["steady_goodput_mbps"].mean() / tcp["steady_goodput_mbps"].mean()),
+        "steady_ratio": float(
+            aimd["steady_goodput_mbps"].mean() / tcp["steady_goodput_mbps"].mean()
+        ),
         "tcp_mbps": s["tcp_mbps"],
         "aimd_mbps": s["aimd_mbps"],
         "drop_rate": link["drop_rate"],
@@ -205,8 +221,11 @@ def mixes(params: BmcParams, seed: int = 0) -> pd.DataFrame:
     cases += [(mix, n) for mix in params.quads for n in params.quad_flows]
     jobs = [
         job(
-            _setup(params, _mix_weights(mix, n), queue=params.queue), n,
-            mix=" + ".join(label(d) for d in mix), size=len(mix), flows=n,
+            _setup(params, _mix_weights(mix, n), queue=params.queue),
+            n,
+            mix=" + ".join(label(d) for d in mix),
+            size=len(mix),
+            flows=n,
         )  # fmt: skip
         for mix, n in cases
     ]
@@ -260,22 +279,51 @@ def explain(params: BmcParams, seed: int = 0) -> pd.DataFrame:
     four times larger, time-outs rarer): does the ratio come back to D when the time-outs
     go?"""
     jobs = [
-        job(_setup(params, [d] * n, queue=params.queue), n, case="small", D=d, flows=n,
-            rate_mbps=params.rate_mbps, duration=params.duration, replica=r)  # fmt: skip
+        job(
+            _setup(params, [d] * n, queue=params.queue),
+            n,
+            case="small",
+            D=d,
+            flows=n,
+            rate_mbps=params.rate_mbps,
+            duration=params.duration,
+            replica=r,
+        )  # fmt: skip
         for d in params.small_weights
         for n in params.small_flows
         for r in range(params.small_replicas)
     ]
     jobs += [
-        job(_setup(params, [d] * n, queue=params.queue, duration=params.long_duration,
-                   warmup=params.long_from), n, case="long", D=d, flows=n,
-            rate_mbps=params.rate_mbps, duration=params.long_duration, replica=0)  # fmt: skip
+        job(
+            _setup(
+                params,
+                [d] * n,
+                queue=params.queue,
+                duration=params.long_duration,
+                warmup=params.long_from,
+            ),
+            n,
+            case="long",
+            D=d,
+            flows=n,
+            rate_mbps=params.rate_mbps,
+            duration=params.long_duration,
+            replica=0,
+        )  # fmt: skip
         for d in params.long_weights
         for n in params.long_flows
     ]
     jobs += [
-        job(_setup(params, [d] * n, queue=params.queue, rate_mbps=rate), n, case="large", D=d,
-            flows=n, rate_mbps=rate, duration=params.duration, replica=0)  # fmt: skip
+        job(
+            _setup(params, [d] * n, queue=params.queue, rate_mbps=rate),
+            n,
+            case="large",
+            D=d,
+            flows=n,
+            rate_mbps=rate,
+            duration=params.duration,
+            replica=0,
+        )  # fmt: skip
         for d in params.large_weights
         for n in params.large_flows
         for rate in params.large_rates_mbps

@@ -44,7 +44,12 @@ class BmcParams:
     steady_from: float = 20.0  # the steady_* columns count from here (slow start is over)
     queue: str = "ns2"  # ns-2's automatic RED of the time (the thesis gives no parameters)
     # Figs. 5.12-5.18 (Sec. 5.2): N TCP flows against N weighted flows of a mix
-    pairs: tuple[tuple[float, ...], ...] = ((3 / 5, 2 / 5), (2 / 3, 1 / 3), (3 / 4, 1 / 4), (4 / 5, 1 / 5))
+    pairs: tuple[tuple[float, ...], ...] = (
+        (3 / 5, 2 / 5),
+        (2 / 3, 1 / 3),
+        (3 / 4, 1 / 4),
+        (4 / 5, 1 / 5),
+    )
     pair_flows: tuple[int, ...] = (2, 4, 8, 16, 32, 48, 64)
     quads: tuple[tuple[float, ...], ...] = (
         (3 / 18, 4 / 18, 5 / 18, 6 / 18), (1 / 10, 3 / 10, 3 / 10, 3 / 10),

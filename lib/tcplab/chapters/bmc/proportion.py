@@ -1,4 +1,4 @@
-"""The proportion manager (Honda 2008, Secs. 3.2 and 4.1) in the fluid and the packet model.
+"""The proportion manager (Honda 2009, Secs. 3.2 and 4.1) in the fluid and the packet model.
 
 The thesis's worked examples at fixed weights (:func:`examples`), the manager over time
 (:func:`manager`), its convergence and stability against J and K (:func:`jk`), how often one
@@ -107,14 +107,21 @@ def examples(params: BmcParams, seed: int = 0) -> pd.DataFrame:
         scene = mp.scenario(name)
         mbps = mp.allocate(scene, weights, "uncoupled" if controller == "uncoupled" else "bmc")
         labels = {"model": "fluid", "scenario": name, "case": _case(controller, weights)}
-        rows += [{**labels, "replica": 0, **flow} for flow in _flows(scene, mbps)]
+        rows += [{**labels, "replica": 0, **flow} for flow in _flows(scene, mbps)]  # type: ignore[arg-type]
     jobs = [
         job(
             MultipathSetup(
-                mp.scenario(name), controller, weights, params.j_s, params.k,
+                mp.scenario(name),
+                controller,
+                weights,
+                params.j_s,
+                params.k,
                 length=_length(params.examples_duration),
             ),
-            model="packet", scenario=name, case=_case(controller, weights), replica=r,
+            model="packet",
+            scenario=name,
+            case=_case(controller, weights),
+            replica=r,
         )  # fmt: skip
         for name, controller, weights in (CASES[i] for i in params.example_cases)
         for r in range(params.seeds)
@@ -148,17 +155,25 @@ def manager(params: BmcParams, seed: int = 0) -> pd.DataFrame:
     jobs = [
         job(
             MultipathSetup(
-                mp.scenario(name), "bmc", None, params.j_s, params.k,
+                mp.scenario(name),
+                "bmc",
+                None,
+                params.j_s,
+                params.k,
                 length=_length(params.manager_duration),
             ),
-            model="packet", scenario=name, replica=r,
+            model="packet",
+            scenario=name,
+            replica=r,
         )  # fmt: skip
         for name in mp.SCENARIOS
         for r in range(params.seeds)
     ]
     frames += run_jobs(jobs, params.workers, seed, "manager", _history)
     table = pd.concat(frames, ignore_index=True)
-    return table[["model", "scenario", "replica", "period", "t", "subflow", "weight", "twr", "mbps"]]
+    return table[
+        ["model", "scenario", "replica", "period", "t", "subflow", "weight", "twr", "mbps"]
+    ]
 
 
 def _metrics(scene: mp.Scenario, t: np.ndarray, d1: np.ndarray) -> dict[str, float]:
@@ -206,7 +221,11 @@ def jk(params: BmcParams, seed: int = 0) -> pd.DataFrame:
             MultipathSetup(
                 mp.scenario(name), "bmc", None, j, k, length=_length(params.jk_duration)
             ),
-            model="packet", scenario=name, j_s=j, k=k, replica=r,
+            model="packet",
+            scenario=name,
+            j_s=j,
+            k=k,
+            replica=r,
         )  # fmt: skip
         for name in mp.SCENARIOS
         for j, k in combos
@@ -232,7 +251,10 @@ def _order_rows(work: Job, run: MultipathRun) -> list[dict[str, Any]]:
     # the longest congestion epoch of the two (Sec. 3.2: b W / a + 1 RTTs), with the peak
     # window W from the mean window 3 W / 4 of the deterministic sawtooth
     windows = mean_mbps * 1e6 / (8.0 * setup.tcp.packet_bytes) * scene.rtt_s / 0.75
-    epochs = [bmc.congestion_epoch_rtts(w, d * d, 0.5) * scene.rtt_s for w, d in zip(windows, weights, strict=True)]
+    epochs = [
+        bmc.congestion_epoch_rtts(w, d * d, 0.5) * scene.rtt_s
+        for w, d in zip(windows, weights, strict=True)
+    ]
     rows = []
     for j in work.label["j_values"]:
         step = int(round(j / base))
@@ -264,7 +286,10 @@ def order(params: BmcParams, seed: int = 0) -> pd.DataFrame:
     jobs = [
         job(
             MultipathSetup(
-                mp.pooling(), "fixed", w, length=RunLength(params.order_duration + 20.0, 20.0),
+                mp.pooling(),
+                "fixed",
+                w,
+                length=RunLength(params.order_duration + 20.0, 20.0),
                 sample_interval=base,
             ),
             j_values=tuple(params.order_j),
@@ -294,17 +319,30 @@ def compare(params: BmcParams, seed: int = 0) -> pd.DataFrame:
                 duration=params.examples_duration, controller=controller,
             )  # fmt: skip
             rows += [
-                {"model": "fluid", "scenario": name, "controller": controller, "replica": 0,
-                 "source": s, "mbps": v}  # fmt: skip
+                {
+                    "model": "fluid",
+                    "scenario": name,
+                    "controller": controller,
+                    "replica": 0,
+                    "source": s,
+                    "mbps": v,
+                }  # fmt: skip
                 for s, v in run.sources.items()
             ]
     jobs = [
         job(
             MultipathSetup(
-                mp.scenario(name), controller, None, params.j_s, params.k,
+                mp.scenario(name),
+                controller,
+                None,
+                params.j_s,
+                params.k,
                 length=_length(params.examples_duration),
             ),
-            model="packet", scenario=name, controller=controller, replica=r,
+            model="packet",
+            scenario=name,
+            controller=controller,
+            replica=r,
         )  # fmt: skip
         for name in mp.SCENARIOS
         for controller in params.compared
@@ -334,11 +372,21 @@ def fluid_grid(params: BmcParams, seed: int = 0) -> pd.DataFrame:
                     series = {"D1": weights[0], "D2": weights[1]}
                     for s in scene.sources:
                         series[s.name] = float(
-                            sum(x for (src, _, _), x in zip(flows, mbps, strict=True) if src == s.name)
+                            sum(
+                                x
+                                for (src, _, _), x in zip(flows, mbps, strict=True)
+                                if src == s.name
+                            )
                         )
                     rows += [
-                        {"scenario": name, "rate": rate, "k": k, "period": int(period) + 1,
-                         "series": key, "value": float(value)}  # fmt: skip
+                        {
+                            "scenario": name,
+                            "rate": rate,
+                            "k": k,
+                            "period": int(period) + 1,
+                            "series": key,
+                            "value": float(value),
+                        }  # fmt: skip
                         for key, value in series.items()
                     ]
     return pd.DataFrame(rows)
