@@ -221,8 +221,11 @@ def chapter_claims(tables: Mapping[str, pd.DataFrame], k: float = BmcParams.k) -
     }
 
 
-def chapter_numbers(tables: Mapping[str, pd.DataFrame]) -> dict[str, float | str]:
-    """The numbers the prose quotes, from the same tables."""
+def chapter_numbers(
+    tables: Mapping[str, pd.DataFrame], scale: str = "full"
+) -> dict[str, float | str]:
+    """The numbers the prose quotes, from the same tables (``scale`` names which: the
+    quoted numbers are the same computations at both)."""
     weighted = tables["bmc-weighted"]
     fig510 = ratios(weighted, ["D", "flows"])
     smallest = fig510[fig510["flows"] == fig510["flows"].min()]
@@ -234,6 +237,9 @@ def chapter_numbers(tables: Mapping[str, pd.DataFrame]) -> dict[str, float | str
     final_d1 = fluid_pool[(fluid_pool["period"] == fluid_pool["period"].max())
                           & (fluid_pool["subflow"] == 0)]["weight"]  # fmt: skip
     low, high = bmc.shared_fixed_interval(30.0, (4.0, 12.0))
+    side = examples_table(examples)
+    packet_pool = manager[(manager["model"] == "packet") & (manager["subflow"] == 0)]
+    packet_d1 = packet_pool[packet_pool["period"] >= packet_pool["period"].max() / 2]["weight"]
     return {
         "small_n": int(fig510["flows"].min()),
         "large_n": int(fig510["flows"].max()),
@@ -249,6 +255,11 @@ def chapter_numbers(tables: Mapping[str, pd.DataFrame]) -> dict[str, float | str
         "shared_fixed_low": low,
         "shared_fixed_high": high,
         "packet_runs": int(packet.groupby(["scenario", "case", "replica"]).ngroups),
+        "packet_gap_max": float(
+            (side["packet (ours)"] - side["fluid (ours)"]).abs().max()
+        ),
+        "packet_d1_min": float(packet_d1.min()),
+        "packet_d1_max": float(packet_d1.max()),
         "j_s": BmcParams.j_s,
         "k": BmcParams.k,
     }
