@@ -87,6 +87,16 @@ CLI_CASES: dict[str, list[str]] = {
     "run-sawtooth-utilisation": [
         "run", "sawtooth-utilisation", "--scale", "quick", "--format", "json",
     ],
+    "weighted-half": [
+        "weighted", "--weight", "0.5", "--flows", "2", "--duration", "20", "--seed", "3", "--json",
+    ],
+    "bmc-fluid-pooling": [
+        "bmc", "--scenario", "pooling", "--j-s", "5", "--k", "0.25", "--duration", "60", "--json",
+    ],
+    "bmc-packet-shared": [
+        "bmc", "--scenario", "shared", "--model", "packet", "--weights", "0.25,0.75",
+        "--duration", "30", "--seed", "2", "--json",
+    ],
 }  # fmt: skip
 
 
