@@ -13,7 +13,7 @@ import pandas as pd
 from tcplab.charts import FORMULA, OURS, PAPER, ROLE_COLOURS, grid_step, role_colour, slider
 from tcplab.theory import bmc
 
-from .claims import THESIS_LOSS_EVENT_N1, by_hand_loss_event_rate
+from .claims import THESIS_LOSS_EVENT, by_hand_loss_event_rate
 from .experiments import label, ratios
 
 __all__ = [
@@ -100,34 +100,54 @@ def fig510_chart(weighted: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
 
 
 def fig511_chart(weighted: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
-    """Fig. 5.11: the loss-event rate against N, one colour per D; the thesis's range at
-    N = 1 and what eq. (3.3) allows for a full link there."""
+    """Fig. 5.11: against N, one colour per D, our drops per packet over the whole run, slow
+    start included (solid), and our loss events per packet (dashed); diamonds: the
+    thesis's ranges at N = 1, 2, 4 and what eq. (3.3) allows a full link at N = 1."""
     data = ratios(weighted, ["D", "flows"])
     data["D_label"] = data["D"].map(label)
-    data["percent"] = 100 * data["loss_event_rate"]
-    x = alt.X("flows:Q", title="N (flows of each kind)", scale=alt.Scale(type="log", base=2))
-    y = alt.Y("percent:Q", title="loss-event rate (%)", scale=alt.Scale(type="log"))
-    ours = alt.Chart(data).mark_line(point=True).encode(
-        x=x, y=y, color=alt.Color("D_label:N", title="weight D", sort=None),
-        tooltip=["D_label:N", "flows:Q", alt.Tooltip("percent:Q", format=".4f")],
-    )  # fmt: skip
-    low, high = THESIS_LOSS_EVENT_N1
-    marks = pd.DataFrame(
+    long = pd.concat(
         [
-            {"flows": 1, "percent": 100 * low, "role": PAPER},
-            {"flows": 1, "percent": 100 * high, "role": PAPER},
-            {"flows": 1, "percent": 100 * by_hand_loss_event_rate(4 / 5), "role": FORMULA},
+            data.assign(measure="loss events per packet", percent=100 * data["loss_event_rate"]),
+            data.assign(measure="drops per packet, whole run", percent=100 * data["drop_rate"]),
         ]
+    )[["D_label", "flows", "measure", "percent"]]
+    x = alt.X("flows:Q", title="N (flows of each kind)", scale=alt.Scale(type="log", base=2))
+    y = alt.Y("percent:Q", title="rate (%)", scale=alt.Scale(type="log"))
+    ours = (
+        alt.Chart(long)
+        .mark_line(point=True)
+        .encode(
+            x=x,
+            y=y,
+            color=alt.Color("D_label:N", title="weight D", sort=None),
+            strokeDash=alt.StrokeDash("measure:N", title=None),
+            tooltip=["D_label:N", "measure:N", "flows:Q", alt.Tooltip("percent:Q", format=".4f")],
+        )
     )
-    refs = alt.Chart(marks).mark_point(shape="diamond", size=90, filled=True).encode(
-        x=x, y=y,
-        color=alt.Color("role:N", title=None, scale=alt.Scale(
-            domain=[PAPER, FORMULA], range=[ROLE_COLOURS[PAPER], ROLE_COLOURS[FORMULA]])),
-        tooltip=["role:N", alt.Tooltip("percent:Q", format=".4f")],
-    )  # fmt: skip
-    return (
-        alt.layer(ours, refs).resolve_scale(color="independent").properties(width=420, height=280)
+    marks = [
+        {"flows": n, "percent": 100 * v, "role": PAPER}
+        for n, pair in THESIS_LOSS_EVENT.items()
+        for v in pair
+    ]
+    marks.append({"flows": 1, "percent": 100 * by_hand_loss_event_rate(4 / 5), "role": FORMULA})
+    refs = (
+        alt.Chart(pd.DataFrame(marks))
+        .mark_point(shape="diamond", size=90, filled=True)
+        .encode(
+            x=x,
+            y=y,
+            fill=alt.Fill(
+                "role:N",
+                title=None,
+                scale=alt.Scale(
+                    domain=[PAPER, FORMULA], range=[ROLE_COLOURS[PAPER], ROLE_COLOURS[FORMULA]]
+                ),
+            ),
+            stroke=alt.value(None),
+            tooltip=["role:N", alt.Tooltip("percent:Q", format=".4f")],
+        )
     )
+    return alt.layer(ours, refs).properties(width=420, height=280)
 
 
 def per_flow_chart(weighted: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
