@@ -48,6 +48,11 @@ def test_the_derivations_give_what_was_worked_out_by_hand() -> None:
     # cwnd 1 resends 26; ACK 28, cwnd 2 resends 28 and 29 (29 had arrived)
     assert (four.fast_retransmits, four.timeouts, four.resent) == (2, 1, (14, 24, 26, 28, 29))
     assert go_back_n([26, 27, 28, 29, 30, 31], [26, 28], 2.0) == [26, 28, 29]
+    # holes 0, 3, 6, 9 of 0..9: cwnd 1 resends 0; ACK 3, cwnd 2: 3, 4; ACK 6, then in
+    # congestion avoidance from ssthresh 2 (cwnd 2.5): 6, 7; ACK 9 (cwnd 2.9): 9. In slow
+    # start throughout, ACK 6 opens cwnd to 3 and 8 is resent too.
+    assert go_back_n(list(range(10)), [0, 3, 6, 9], 2.0) == [0, 3, 4, 6, 7, 9]
+    assert go_back_n(list(range(10)), [0, 3, 6, 9], 8.0) == [0, 3, 4, 6, 7, 8, 9]
 
 
 def test_the_derivations_refuse_a_case_they_do_not_cover() -> None:
@@ -143,6 +148,17 @@ def test_to_the_letter_the_cut_uses_flightsize_holds_ssthresh_and_leaves_the_tim
     assert list(of(model, "timeout")["ssthresh"]) == [3.75, 2.0, 2.0]
 
 
+@pytest.mark.parametrize("tcp", rules.SENDERS)
+@pytest.mark.parametrize("k", sorted(CASES))
+def test_to_the_letter_the_cases_make_the_same_decisions(tcp: str, k: int) -> None:
+    """What the chapter says: undoing the departures moves times, not decisions."""
+    ours = replay(tcp, CASES[k], **FALL_FLOYD)
+    letter = replay(tcp, CASES[k], **FALL_FLOYD, choices=LETTER, min_rto=1.0)
+    assert (letter.fast_retransmits, letter.timeouts) == (ours.fast_retransmits, ours.timeouts)
+    resent = [list(of(run.events, "retransmit")["seq"]) for run in (letter, ours)]
+    assert resent[0] == resent[1]
+
+
 def test_to_the_letter_reno_halves_the_flightsize_at_its_second_fast_retransmit() -> None:
     # packets 28..34 sent and not acknowledged when 28 is found lost: FlightSize 7
     letter = replay("reno", CASES[2], **FALL_FLOYD, choices=LETTER, min_rto=1.0).events
@@ -156,15 +172,30 @@ def test_the_table_shows_every_case_and_agrees() -> None:
     tables = registry.run_all(claims.TABLES, scale="quick")
     found = claims.chapter_claims(tables)
     frame = claims.comparison_frame(found)
-    assert len(frame) == 12 and frame[("", "agree")].all()
-    assert frame.loc[("reno", "14, 26, 28"), ("time-outs", "rules")] == 1
+    assert len(frame) == 12 and frame["agree"].all()
+    assert frame.loc[("Reno", "14, 26, 28"), "time-outs"] == "1 / 1"
+    assert frame.loc[("Tahoe", "14, 26, 28"), "packets resent"] == "14 26 27 28"
     # a model that resent one packet more would be caught, in the count and in the list
     cases = tables["microscope-cases"].copy()
     cases.loc[0, "retransmits"] += 1
     cases.loc[0, "resent"] += " 15"
     wrong = claims.case_claims(cases)
     assert not wrong["tahoe-1-retransmits"].within and not wrong["tahoe-1-resent"].within
-    assert not claims.comparison_frame(wrong)[("", "agree")].iloc[0]
+    shown = claims.comparison_frame(wrong).iloc[0]
+    assert not shown["agree"] and shown["retransmissions"] == "1 / 2"
+    assert shown["packets resent"] == "14 / other packets"
+
+
+@pytest.mark.parametrize("scale", ["quick", "full"])
+def test_the_completion_times_are_ordered_as_the_chapter_says(scale: str) -> None:
+    """The prose: NewReno first everywhere; one drop, Reno is NewReno; two, Reno after Tahoe
+    (halved twice); three or four, Reno after Tahoe (the time-out)."""
+    table = registry.run("microscope-cases", scale=scale).set_index(["tcp", "losses"])
+    done = table["completion_s"]
+    for k in CASES:
+        assert done[("newreno", k)] <= min(done[("reno", k)], done[("tahoe", k)])
+        assert (done[("reno", k)] > done[("tahoe", k)]) == (k >= 2)
+    assert done[("reno", 1)] == done[("newreno", 1)]
 
 
 def test_the_rto_claims_follow_the_back_off_closed_form() -> None:

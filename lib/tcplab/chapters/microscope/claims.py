@@ -12,6 +12,7 @@ claim; :func:`departures_frame` says what each documented departure changes.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
@@ -23,13 +24,14 @@ from tcplab import claims
 
 from .experiments import MicroscopeParams, case_label
 from .replay import LETTER, LETTER_MIN_RTO, MODEL, Choices, Replayed, replay
-from .rules import CASES, SSTHRESH, W, expected_counts, new_in_first_recovery
+from .rules import CASES, SSTHRESH, WINDOW, W, expected_counts, new_in_first_recovery
 
 __all__ = [
     "COUNT_TOLERANCE",
     "DEPARTURES",
     "EXPECTED_VERDICTS",
     "QUANTITIES",
+    "SENDER_NAMES",
     "TABLES",
     "TIME_TOLERANCE",
     "case_claims",
@@ -39,6 +41,7 @@ __all__ = [
     "departures_frame",
     "params_of",
     "round_trip",
+    "rounds_claims",
     "rto_claims",
     "rules_cases",
 ]
@@ -51,6 +54,8 @@ EXPECTED_VERDICTS: dict[str, bool] = {}
 COUNT_TOLERANCE = 0.0
 #: seconds: the replay and the model add the same delays in another order
 TIME_TOLERANCE = 1e-9
+#: how the book writes each sender
+SENDER_NAMES = {"tahoe": "Tahoe", "reno": "Reno", "newreno": "NewReno", "aimd": "AIMD"}
 #: the quantities of the table, as the book names them, with the rule each comes from
 QUANTITIES = {
     "fast_retransmits": ("fast retransmits", "RFC 5681 3.2; RFC 6582 3.2 step 2"),
@@ -126,7 +131,7 @@ def case_claims(cases_table: pd.DataFrame) -> dict[str, claims.Claim]:
         expected = rules.loc[(row.tcp, row.losses)]
         if row.drops != expected["drops"]:
             raise ValueError(f"case {row.losses} drops {row.drops}, the rules' {expected['drops']}")
-        name = f"{row.tcp.capitalize()}, drops {row.drops}"
+        name = f"{SENDER_NAMES[row.tcp]}, drops {row.drops}"
         for quantity, (label, source) in QUANTITIES.items():
             tolerance = TIME_TOLERANCE if quantity == "completion_s" else COUNT_TOLERANCE
             out[_case_key(row.tcp, row.losses, quantity)] = claims.Claim(
@@ -142,6 +147,24 @@ def case_claims(cases_table: pd.DataFrame) -> dict[str, claims.Claim]:
             paper=1.0,
             book=float(row.resent == expected["resent"]),
             tolerance=0.0,
+        )
+    return out
+
+
+def rounds_claims(cases_table: pd.DataFrame) -> dict[str, claims.Claim]:
+    """NewReno resends one hole per round trip: k drops take k round trips of recovery (RFC
+    6582; Fall and Floyd), each retransmission perhaps queued behind up to W packets."""
+    params = params_of(cases_table)
+    r = round_trip(params)
+    tau = r - params.rtt_ms / 1e3
+    out = {}
+    for row in cases_table[cases_table["tcp"] == "newreno"].itertuples(index=False):
+        out[f"newreno-{row.losses}-rounds"] = claims.Claim(
+            claim=f"NewReno, drops {row.drops}: recovery in round trips",
+            source="Fall and Floyd 1996: at most one lost packet resent per round trip",
+            paper=float(row.losses),
+            book=float(row.recovery_s) / r,
+            tolerance=row.losses * W * tau / r,
         )
     return out
 
@@ -214,33 +237,36 @@ def rto_claims(rto_table: pd.DataFrame, params: MicroscopeParams | None = None) 
 
 def chapter_claims(tables: Mapping[str, pd.DataFrame]) -> dict[str, claims.Claim]:
     """Every claim of the chapter, keyed, from the tables of :data:`TABLES`."""
-    return {**case_claims(tables["microscope-cases"]), **rto_claims(tables["microscope-rto"])}
+    cases = tables["microscope-cases"]
+    return {
+        **case_claims(cases),
+        **rounds_claims(cases),
+        **rto_claims(tables["microscope-rto"]),
+    }
 
 
 def comparison_frame(found: Mapping[str, claims.Claim]) -> pd.DataFrame:
-    """The cases' claims as the chapter prints them: one row per (sender, drops), the rules'
-    value and the model's for each quantity, and whether every one of them agrees."""
-    rows: dict[tuple[str, str], dict[tuple[str, str], Any]] = {}
+    """The cases' claims as the chapter prints them: one row per (sender, drops), a cell per
+    quantity reading "rules / model", the packets the rules resend (and whether the model
+    resent the same), and whether every one of them agrees."""
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
     for key, claim in found.items():
         parts = key.split("-", 2)
         if len(parts) != 3 or parts[2] not in QUANTITIES:
-            continue  # the time-out's claims, and the resent lists (read with their case)
+            continue  # the time-out's and the round trips' claims, and the resent lists
         tcp, losses, quantity = parts
-        drops = case_label(CASES[int(losses)])
-        row = rows.setdefault((tcp, drops), {})
-        label = QUANTITIES[quantity][0]
-        digits = 4 if quantity == "completion_s" else 0
-        row[(label, "rules")] = round(claim.paper, digits) if digits else int(claim.paper)
-        row[(label, "model")] = round(claim.book, digits) if digits else int(claim.book)
+        row = rows.setdefault((SENDER_NAMES[tcp], case_label(CASES[int(losses)])), {})
+        shown = "{:.4f}" if quantity == "completion_s" else "{:.0f}"
+        row[QUANTITIES[quantity][0]] = f"{shown.format(claim.paper)} / {shown.format(claim.book)}"
         resent = found[_case_key(tcp, int(losses), "resent")]
-        row[("packets resent", "by the rules")] = resent.claim.rsplit("(", 1)[-1].rstrip(")")
-        row[("", "agree")] = row.get(("", "agree"), resent.within) and claim.within
+        listed = resent.claim.rsplit("(", 1)[-1].rstrip(")")
+        row["packets resent"] = listed + ("" if resent.within else " / other packets")
+        row["agree"] = row.get("agree", resent.within) and claim.within
     frame = pd.DataFrame.from_dict(rows, orient="index")
     frame.index.names = ["sender", "drops"]
-    frame.columns = pd.MultiIndex.from_tuples(frame.columns)
     labels = [label for label, _ in QUANTITIES.values()]
     labels.insert(labels.index("retransmissions") + 1, "packets resent")
-    return frame[[c for label in [*labels, ""] for c in frame.columns if c[0] == label]]
+    return frame[[*labels, "agree"]]
 
 
 def departures_frame(params: MicroscopeParams | None = None) -> pd.DataFrame:
@@ -291,6 +317,17 @@ def chapter_numbers(tables: Mapping[str, pd.DataFrame], scale: str) -> dict[str,
             numbers[f"letter_{tcp}_{k}"] = float(
                 letter.loc[(tcp, case_label(CASES[k])), "all four (the RFCs to the letter)"]
             )
+    for k in (3, 4):  # packets outstanding when Reno's second recovery ends at hole 3
+        numbers[f"outstanding_{k}"] = WINDOW[-1] + 1 + new_in_first_recovery(k) - CASES[k][2]
+    stalled = _replay_case("reno", CASES[3], params).events
+    numbers["reno_wait_3"] = float(stalled[stalled["event"] == "recovery_exit"]["rto"].iloc[-1])
+    g = 0.01  # the timer granularity of every run here (run_trace's default)
+    numbers["first_rto"] = g * math.ceil(3 * r / g - 1e-9)  # RFC 6298 (2.2): SRTT + 4 R/2
+    reno = letter.loc["reno"]
+    numbers["floor_cost_3"] = float(reno.loc["14, 26, 28", "min RTO 1 s"] - done[("reno", 3)])
+    numbers["flight_effect_max"] = float(
+        (reno["ssthresh from FlightSize"] - reno["model's choices"]).abs().max()
+    )
     numbers["reno_penalty_3"] = float(done[("reno", 3)] - done[("newreno", 3)])
-    numbers["newreno_per_drop_ms"] = float((done[("newreno", 4)] - done[("newreno", 2)]) / 2 * 1e3)
+    numbers["newreno_rounds_4"] = float(cases.loc[("newreno", 4), "recovery_s"] / r)
     return numbers

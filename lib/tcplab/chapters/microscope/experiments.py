@@ -23,7 +23,10 @@ from tcplab.packet.trace import Trace, run_trace
 
 from .rules import CASES, RWND, SENDERS
 
-__all__ = ["MicroscopeParams", "case_label", "cases", "rto", "traces"]
+__all__ = ["ACKS", "MicroscopeParams", "case_label", "cases", "recovery_time", "rto", "traces"]
+
+#: the events that are an ACK arriving
+ACKS = ("ack", "dupack", "partial_ack", "recovery_exit")
 
 
 @dataclass(frozen=True)
@@ -78,10 +81,26 @@ def traces(params: MicroscopeParams, seed: int = 0) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True)
 
 
+def recovery_time(events: pd.DataFrame) -> float:
+    """From the first loss response to the first ACK that covers every packet sent before it
+    (the whole window in which the losses fell), in seconds; NaN if none comes."""
+    responses = events.index[events["event"].isin(["fast_retransmit", "timeout"])]
+    if len(responses) == 0:
+        return float("nan")
+    first = responses[0]
+    sent = events.loc[: first - 1]
+    highest = sent.loc[sent["event"] == "send", "seq"].max()
+    later = events.loc[first:]
+    covering = later[later["event"].isin(ACKS) & (later["seq"] > highest)]
+    if covering.empty:
+        return float("nan")
+    return float(covering["time"].iloc[0] - events.loc[first, "time"])
+
+
 def cases(params: MicroscopeParams, seed: int = 0) -> pd.DataFrame:
     """One row per (sender, case): what the model did in a transfer of ``packets`` packets.
-    ``resent`` lists the retransmitted packets in order; ``completion_s`` is when the last
-    packet was acknowledged."""
+    ``resent`` lists the retransmitted packets in order; ``recovery_s`` is
+    :func:`recovery_time`, ``completion_s`` when the last packet was acknowledged."""
     rows = []
     for tcp, drops, trace in _runs(params):
         events = trace.events
@@ -97,6 +116,7 @@ def cases(params: MicroscopeParams, seed: int = 0) -> pd.DataFrame:
                 "timeouts": trace.timeouts,
                 "retransmits": trace.retransmits,
                 "resent": " ".join(str(s) for s in resent),
+                "recovery_s": recovery_time(events),
                 "completion_s": trace.completion_s,
             }
         )
