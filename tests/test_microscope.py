@@ -11,6 +11,7 @@ RFCs' own choices are checked against what the RFCs say they do.
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -246,3 +247,13 @@ def test_the_panel_reads_drop_lists_and_names_bad_entries() -> None:
 def test_round_trip_is_propagation_plus_one_transmission() -> None:
     assert claims.round_trip(claims.MicroscopeParams()) == pytest.approx(0.1 + 1500 * 8 / 10e6)
     assert math.isclose(claims.round_trip(claims.MicroscopeParams(rtt_ms=50.0)), 0.0512)
+
+
+@pytest.mark.book
+def test_the_page_has_its_charts_tables_panel_and_exercises(built_book: Path) -> None:
+    page = (built_book / "chapters" / "tcp-microscope.html").read_text(encoding="utf-8")
+    assert page.count('class="tcplab-chart"') == 3
+    assert page.count('class="tcplab-claims') == 2 and "tcplab-off" not in page
+    assert "tcplab-live-note" in page and "Traceback" not in page
+    assert page.count('class="solution') >= 4 and "dropdown" in page
+    assert "14 24 25 26 27 28" in page  # the rules-vs-model table, Tahoe's four drops
