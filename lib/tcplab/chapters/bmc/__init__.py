@@ -29,6 +29,12 @@ EXPERIMENTS = (
         "Figs. 5.2-5.11: N TCP flows vs N AIMD(D^2, 1/2) flows, per flow",
     ),
     Experiment(
+        "bmc-mixes",
+        "tcplab.chapters.bmc.mixes:mixes",
+        "tcplab.chapters.bmc.mixes:MixesParams",
+        "Figs. 5.12-5.18: weights summing to 1 against TCP, per flow",
+    ),
+    Experiment(
         "bmc-examples",
         f"{_PM}:examples",
         _PARAMS,

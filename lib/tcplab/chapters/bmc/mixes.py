@@ -1,0 +1,70 @@
+"""Figs. 5.12-5.18 (Honda 2009, Sec. 5.2): N TCP flows against N weighted flows whose weights
+cycle through a mix summing to 1, on a grid of its own.
+
+The computation is :func:`tcplab.chapters.bmc.experiments.mixes`; this module gives it the
+grid the book ships (two of the thesis's four pairs and Fig. 5.16's quadruple, N up to 16),
+so that the chapter's other experiments keep their parameters. The thesis's Fig. 5.16 text
+lists the weights 3/18, 4/18, 5/18 and 5/18, which sum to 17/18; weights must sum to 1
+(eq. 3.1), so we take 3/18, 4/18, 5/18, 6/18.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+import pandas as pd
+
+from . import experiments
+from .params import BmcParams
+
+__all__ = ["MixesParams", "mixes", "mix_ratios"]
+
+
+@dataclass(frozen=True)
+class MixesParams(BmcParams):
+    """:class:`BmcParams` with the shipped grid of Figs. 5.12-5.17."""
+
+    pairs: tuple[tuple[float, ...], ...] = ((3 / 5, 2 / 5), (4 / 5, 1 / 5))
+    pair_flows: tuple[int, ...] = (2, 4, 8, 16)
+    quads: tuple[tuple[float, ...], ...] = ((3 / 18, 4 / 18, 5 / 18, 6 / 18),)
+    quad_flows: tuple[int, ...] = (4, 8, 16)
+
+    @classmethod
+    def quick(cls) -> MixesParams:
+        """The chapter's quick grid (:meth:`BmcParams.quick`)."""
+        small = BmcParams.quick()
+        return cls(**{f.name: getattr(small, f.name) for f in fields(BmcParams)})
+
+
+def mixes(params: MixesParams, seed: int = 0) -> pd.DataFrame:
+    """Figs. 5.12-5.17, one row per flow (:func:`experiments.mixes`)."""
+    return experiments.mixes(params, seed)
+
+
+def mix_ratios(table: pd.DataFrame) -> pd.DataFrame:
+    """Fig. 5.18 and the per-weight ratios: per (mix, N), the weighted flows' mean over the
+    TCP flows' mean (ideal: 1 / the mix's size) and, per weight of the mix, that weight's
+    mean over TCP's (ideal: the weight); loss events behind each, for the tolerances."""
+    rows = []
+    for (mix, size, n), part in table.groupby(["mix", "size", "flows"], sort=False):
+        tcp = part[part["kind"] == "tcp"]
+        aimd = part[part["kind"] == "aimd"]
+        base = {"mix": mix, "size": int(size), "flows": int(n)}
+        tcp_mean = float(tcp["goodput_mbps"].mean())
+        tcp_events = float(tcp["loss_events"].sum())
+        groups = [("all", 1.0 / size, aimd)]
+        groups += [
+            (experiments.label(d), float(d), f) for d, f in aimd.groupby("weight", sort=False)
+        ]
+        for name, d, flows in groups:
+            rows.append(
+                {
+                    **base,
+                    "weight": name,
+                    "D": d,
+                    "ratio": float(flows["goodput_mbps"].mean()) / tcp_mean,
+                    "events": float(flows["loss_events"].sum()),
+                    "tcp_events": tcp_events,
+                }
+            )
+    return pd.DataFrame(rows)
