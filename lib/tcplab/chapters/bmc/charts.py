@@ -15,6 +15,7 @@ from tcplab.theory import bmc
 
 from .claims import THESIS_LOSS_EVENT, by_hand_loss_event_rate
 from .experiments import label, ratios
+from .mixes import mix_ratios
 
 __all__ = [
     "weights_chart",
@@ -22,6 +23,7 @@ __all__ = [
     "fig510_chart",
     "fig511_chart",
     "per_flow_chart",
+    "fig518_chart",
     "fig33_chart",
     "manager_chart",
     "fluid_grid_chart",
@@ -173,6 +175,53 @@ def per_flow_chart(weighted: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
         .encode(x=x, y="mean(ideal):Q", detail="kind:N")
     )
     return alt.layer(dots, mean, ideal).properties(width=420, height=260)
+
+
+def fig518_chart(mixes: pd.DataFrame) -> alt.HConcatChart:
+    """Fig. 5.18 (left): the weighted flows' mean over TCP's against N, one colour per mix;
+    dashed: the ideal, one over the mix's size. Right: each weight of each mix, its flows'
+    mean over TCP's (mean over N) against the weight; the diagonal is the ideal."""
+    found = mix_ratios(mixes)
+    whole = found[found["weight"] == "all"]
+    x = alt.X("flows:Q", title="N (flows of each kind)", scale=alt.Scale(type="log", base=2))
+    colour = alt.Color("mix:N", title="mix", sort=None)
+    ours = (
+        alt.Chart(whole)
+        .mark_line(point=True)
+        .encode(
+            x=x,
+            y=alt.Y("ratio:Q", title="weighted / TCP throughput"),
+            color=colour,
+            tooltip=["mix:N", "flows:Q", alt.Tooltip("ratio:Q", format=".3f")],
+        )
+    )
+    ideal = (
+        alt.Chart(whole)
+        .mark_line(strokeDash=[5, 4], opacity=0.6)
+        .encode(x=x, y="D:Q", color=colour)
+    )
+    per = found[found["weight"] != "all"].groupby(["mix", "weight", "D"], sort=False)["ratio"]
+    per = per.mean().reset_index()
+    axis = alt.Scale(domain=[0, 1])
+    dots = (
+        alt.Chart(per)
+        .mark_point(filled=True, size=70)
+        .encode(
+            x=alt.X("D:Q", title="weight D", scale=axis),
+            y=alt.Y("ratio:Q", title="its flows / TCP (mean over N)", scale=axis),
+            color=colour,
+            tooltip=["mix:N", "weight:N", alt.Tooltip("ratio:Q", format=".3f")],
+        )
+    )
+    diagonal = (
+        alt.Chart(pd.DataFrame({"D": [0.0, 1.0], "ratio": [0.0, 1.0]}))
+        .mark_line(strokeDash=[5, 4], color="#888888")
+        .encode(x="D:Q", y="ratio:Q")
+    )
+    return alt.hconcat(
+        alt.layer(ideal, ours).properties(width=300, height=240),
+        alt.layer(diagonal, dots).properties(width=240, height=240),
+    )
 
 
 def fig33_chart(ks: tuple[float, ...] = (0.25, 0.5, 0.75, 1.0)) -> alt.Chart:

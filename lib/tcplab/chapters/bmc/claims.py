@@ -25,6 +25,7 @@ from tcplab.packet.weighted import ACCESS_DELAY_MS, DELAY_MS, PACKET_BYTES, RATE
 from tcplab.theory import bmc
 
 from .experiments import label, ratios
+from .mixes import mix_ratios
 from .params import THESIS_WEIGHTS, BmcParams
 
 __all__ = [
@@ -40,7 +41,14 @@ __all__ = [
 ]
 
 #: the experiments the claims and the prose read
-TABLES = ("bmc-response", "bmc-competition", "bmc-weighted", "bmc-examples", "bmc-manager")
+TABLES = (
+    "bmc-response",
+    "bmc-competition",
+    "bmc-weighted",
+    "bmc-mixes",
+    "bmc-examples",
+    "bmc-manager",
+)
 #: claims where the book shows the thesis's number cannot hold
 EXPECTED_VERDICTS: dict[str, bool] = {"loss_event_rate_n1": False}
 SIGMAS = 3.0  # tolerance of a measured ratio, in standard errors
@@ -157,6 +165,23 @@ def _weighted(table: pd.DataFrame) -> dict[str, Claim]:
     return out
 
 
+def _mixes(table: pd.DataFrame) -> dict[str, Claim]:
+    """Fig. 5.18: per mix, the weighted flows' mean over TCP's, mean over N (ideal: one
+    over the mix's size, the bundle of one of each weight taking what one TCP flow takes)."""
+    out = {}
+    found = mix_ratios(table)
+    for mix, part in found[found["weight"] == "all"].groupby("mix", sort=False):
+        value = float(part["ratio"].mean())
+        size = int(part["size"].iloc[0])
+        out[f"fig518_{mix}"] = Claim(
+            f"Fig. 5.18, {mix}: weighted/TCP, mean over N = "
+            + ", ".join(str(n) for n in part["flows"]),
+            "Sec. 5.2", 1.0 / size, value,
+            ratio_tolerance(value, part["events"].sum(), part["tcp_events"].sum()),
+        )  # fmt: skip
+    return out
+
+
 def _fluid_examples() -> dict[str, Claim]:
     """Figs. 3.1, 3.2 and 4.1 by the fluid model (weighted max-min, exact)."""
     shared = mp.shared()
@@ -227,6 +252,7 @@ def chapter_claims(tables: Mapping[str, pd.DataFrame], k: float = BmcParams.k) -
         **_response(tables["bmc-response"]),
         **_competition(tables["bmc-competition"]),
         **_weighted(tables["bmc-weighted"]),
+        **_mixes(tables["bmc-mixes"]),
         **_fluid_examples(),
         **_manager(tables["bmc-manager"], k),
     }
