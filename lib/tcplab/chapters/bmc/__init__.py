@@ -47,6 +47,12 @@ EXPERIMENTS = (
         "The proportion manager over time: weights and Twr, fluid and packet",
     ),
     Experiment(
+        "bmc-compare",
+        "tcplab.chapters.bmc.compare:compare",
+        "tcplab.chapters.bmc.compare:CompareParams",
+        "BMC vs uncoupled subflows vs MPTCP LIA (RFC 6356) on both scenarios",
+    ),
+    Experiment(
         "bmc-fluid-grid",
         f"{_PM}:fluid_grid",
         _PARAMS,
