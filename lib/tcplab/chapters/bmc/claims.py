@@ -67,11 +67,21 @@ def ratio_tolerance(value: float, events_a: float, events_b: float) -> float:
     return SIGMAS * abs(value) * math.sqrt(1.0 / max(events_a, 1.0) + 1.0 / max(events_b, 1.0))
 
 
+def first_rtt_s() -> float:
+    """The first flow's propagation RTT in Fig. 5.1: 20 + 2 + 1/3 ms each way."""
+    return 2.0 * (DELAY_MS + ACCESS_DELAY_MS + 1.0 / 3.0) / 1e3
+
+
+def tcp_mbps_at(p: float) -> float:
+    """Eq. (3.3) in Mb/s at the first flow's RTT: what a TCP flow gets at loss-event rate p."""
+    return float(bmc.tcp_throughput(first_rtt_s(), p)) * 8.0 * PACKET_BYTES / 1e6
+
+
 def by_hand_loss_event_rate(weight: float, rate_mbps: float = RATE_MBPS) -> float:
     """The loss-event rate at which one TCP flow and one AIMD(D^2, 1/2) flow fill Fig. 5.1's
     link by eq. (3.3): ``sqrt(3/(2p)) (1 + D) / R = C``, so ``p = 3/2 ((1 + D) / (C R))^2``,
     with R the first flow's propagation RTT (queueing only lengthens R and lowers p)."""
-    rtt = 2.0 * (DELAY_MS + ACCESS_DELAY_MS + 1.0 / 3.0) / 1e3
+    rtt = first_rtt_s()
     packets_per_rtt = rate_mbps * 1e6 / (8.0 * PACKET_BYTES) * rtt
     return 1.5 * ((1.0 + weight) / packets_per_rtt) ** 2
 
@@ -296,6 +306,9 @@ def chapter_numbers(
         "packet_gap_max": float((side["packet (ours)"] - side["fluid (ours)"]).abs().max()),
         "packet_d1_min": float(packet_d1.min()),
         "packet_d1_max": float(packet_d1.max()),
+        "first_rtt_ms": 1e3 * first_rtt_s(),
+        "thesis_n1_tcp_mbps": tcp_mbps_at(sum(THESIS_LOSS_EVENT_N1) / 2),
+        "random_weight_half_4_5": bmc.random_loss_weight(0.5, 0.8),
         "j_s": BmcParams.j_s,
         "k": BmcParams.k,
     }
