@@ -35,6 +35,12 @@ EXPERIMENTS = (
         "Figs. 5.12-5.18: weights summing to 1 against TCP, per flow",
     ),
     Experiment(
+        "bmc-red",
+        "tcplab.chapters.bmc.sensitivity:red",
+        "tcplab.chapters.bmc.sensitivity:RedParams",
+        "Fig. 5.10's ratio under other bottleneck queues (RED's parameters are not given)",
+    ),
+    Experiment(
         "bmc-examples",
         f"{_PM}:examples",
         _PARAMS,
