@@ -1,0 +1,125 @@
+"""Regenerate data/ns3-dumbbell.csv: every appendix scenario in ns-3, one subprocess each.
+
+    python -m venv /opt/ns3venv && /opt/ns3venv/bin/pip install ns3==3.44.post0
+    .venv/bin/python tools/ns3/run.py --ns3-python /opt/ns3venv/bin/python
+
+ns-3 never enters tcplab's environment: this driver (tcplab's Python) reads the grid from
+:mod:`tcplab.chapters.ns3.grid`, runs ``tools/ns3/dumbbell.py`` under the ns-3 environment's
+Python for each (scenario, seed) in a fresh empty working directory (ns-3's bindings search
+the working directory for libraries; a fatal ns-3 error ends only that subprocess), keeps
+each result as one JSON line in ``--progress`` (an interrupted run resumes where it stopped),
+and at the end writes the table and its provenance (ns-3 version, the script's hash, the
+parameters, the command) to data/ atomically. ``--only`` limits the run to scenarios whose
+key contains the given text (e.g. ``--only sack``), for trying things; the table is only
+written when every run of the grid is done.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pandas as pd
+from tqdm import tqdm
+
+from tcplab import cache
+from tcplab.chapters.ns3.grid import MATCHED, SCENARIOS, SEEDS, scenario_key
+
+HERE = Path(__file__).resolve().parent
+SCRIPT = HERE / "dumbbell.py"
+NAME = "ns3-dumbbell"
+DROP = ("per_flow_mbps", "simulator")
+
+
+def key_of(params: dict) -> str:
+    return json.dumps([*scenario_key(params), params["seed"]])
+
+
+def run_one(python: str, params: dict, timeout: float) -> dict:
+    with tempfile.TemporaryDirectory(prefix="ns3-run-") as cwd:
+        done = subprocess.run(
+            [python, str(SCRIPT), json.dumps(params)],
+            cwd=cwd, capture_output=True, text=True, timeout=timeout,
+        )  # fmt: skip
+    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
+    if done.returncode != 0 or not lines:
+        tail = "\n".join(done.stderr.splitlines()[-5:])
+        raise RuntimeError(f"ns-3 failed (exit {done.returncode}) on {params}:\n{tail}")
+    return json.loads(lines[-1])
+
+
+def ns3_version(python: str) -> str:
+    done = subprocess.run(
+        [python, "-m", "pip", "show", "ns3"], capture_output=True, text=True, timeout=120
+    )
+    for line in done.stdout.splitlines():
+        if line.startswith("Version:"):
+            return line.split(":", 1)[1].strip()
+    return "unknown"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--ns3-python", required=True, help="python of the ns-3 environment")
+    parser.add_argument("--progress", default=str(Path(tempfile.gettempdir()) / f"{NAME}.jsonl"))
+    parser.add_argument("--only", default=None)
+    parser.add_argument("--timeout", type=float, default=3600.0)
+    args = parser.parse_args(argv)
+    progress = Path(args.progress)
+    done: dict[str, dict] = {}
+    if progress.exists():
+        for line in progress.read_text().splitlines():
+            if line.strip():
+                row = json.loads(line)
+                done[key_of(row)] = row
+    todo = [
+        s.params(seed)
+        for seed in SEEDS  # every scenario once before any twice: a partial run covers the grid
+        for s in SCENARIOS
+        if args.only is None or args.only in json.dumps(s.params(seed))
+    ]
+    todo = [p for p in todo if key_of(p) not in done]
+    with progress.open("a") as out:
+        for params in tqdm(todo, desc="ns-3 dumbbells", unit="run"):
+            row = run_one(args.ns3_python, params, args.timeout)
+            out.write(json.dumps(row) + "\n")
+            out.flush()
+            done[key_of(row)] = row
+    wanted = {key_of(s.params(seed)) for s in SCENARIOS for seed in SEEDS}
+    if not wanted <= set(done):
+        print(f"{len(wanted - set(done))} runs still missing; the table is not written")
+        return 0
+    rows = [done[k] for k in sorted(wanted)]
+    table = pd.DataFrame([{k: v for k, v in r.items() if k not in DROP} for r in rows])
+    table["per_flow_mbps"] = [json.dumps(r["per_flow_mbps"]) for r in rows]
+    meta = {
+        "name": NAME,
+        "simulator": "ns-3",
+        "ns3_version": ns3_version(args.ns3_python),
+        "ns3_install": "pip install ns3==3.44.post0 (a separate environment)",
+        "script": "tools/ns3/dumbbell.py",
+        "script_sha256": hashlib.sha256(SCRIPT.read_bytes()).hexdigest(),
+        "driver": "tools/ns3/run.py",
+        "command": " ".join(["tools/ns3/run.py", *(argv or sys.argv[1:])]),
+        "matched": MATCHED,
+        "seeds": list(SEEDS),
+        "scenarios": len(SCENARIOS),
+        "rows": len(table),
+        "made": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
+        "machine": f"{platform.machine()}, {platform.python_version()} driver",
+        "ns3_wall_s_total": float(table["wall_s"].sum()),
+    }
+    cache.store(cache.Entry(NAME), table, meta)
+    print(f"wrote {NAME}.csv ({len(table)} rows)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
