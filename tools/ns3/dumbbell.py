@@ -26,8 +26,8 @@ import random
 import sys
 import time
 
-from ns import ns  # noqa: I001 (ns-3's bindings; slow to import)
 import cppyy
+from ns import ns  # ns-3's bindings (slow to import)
 
 cppyy.cppdef(
     r"""
@@ -168,7 +168,8 @@ def run(p: dict) -> dict:
     for i in range(n):
         devices = access.Install(senders.Get(i), routers.Get(0))
         fifo.Install(devices)
-        address.SetBase(ns.Ipv4Address(f"10.{1 + i // 250}.{i % 250}.0"), ns.Ipv4Mask("255.255.255.0"))
+        subnet = ns.Ipv4Address(f"10.{1 + i // 250}.{i % 250}.0")
+        address.SetBase(subnet, ns.Ipv4Mask("255.255.255.0"))
         address.Assign(devices)
     neck_devices = neck.Install(routers.Get(0), routers.Get(1))
     discs = bottleneck_disc(p).Install(neck_devices.Get(0))
