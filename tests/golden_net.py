@@ -84,6 +84,14 @@ CLI_CASES: dict[str, list[str]] = {
         "trace", "--tcp", "tahoe", "--drop", "20", "--drop", "20", "--drop", "21",
         "--granularity", "0.5", "--min-rto", "1", "--json",
     ],
+    "packet-sack-droptail": [
+        "packet", "--flows", "4", "--queue", "droptail", "--buffer", "20", "--duration", "20",
+        "--warmup", "5", "--tcp", "sack", "--seed", "5", "--json",
+    ],
+    "trace-sack-four-drops": [
+        "trace", "--tcp", "sack", "--drop", "14", "--drop", "24", "--drop", "26", "--drop",
+        "28", "--window", "28", "--json",
+    ],
     "run-sawtooth-utilisation": [
         "run", "sawtooth-utilisation", "--scale", "quick", "--format", "json",
     ],

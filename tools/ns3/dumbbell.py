@@ -6,6 +6,7 @@ search the working directory for their libraries). ``tools/ns3/run.py`` runs eve
 of the appendix this way, one subprocess each, because a fatal ns-3 error ends the process.
 
     python dumbbell.py '{"flows": 10, "queue": "droptail", "buffer": 100, ...}'
+    python dumbbell.py '[{...}, {...}]'   # several runs in turn, one JSON line each
 
 The topology is tcplab's :class:`DumbbellTopology`: N senders, each on its own access link
 (``access_mbps``, no delay) into router A; the bottleneck A -> B (``rate_mbps``,
@@ -16,7 +17,9 @@ packets can wait besides the one in transmission, as in tcplab. TCP: NewReno con
 control with classic (RFC 6582 / RFC 6675) recovery, not PRR; SACK on or off; no
 timestamps, no limited transmit, 1460-byte segments (1500-byte packets), initial window 1,
 the RTO's floor and clock granularity as given; delayed ACKs on or off. Sender i starts at
-``U(0, start_spread)`` seconds from the scenario's own seed.
+``U(0, start_spread)`` seconds from the scenario's own seed. Several runs in one process
+start each from a destroyed simulator and reset defaults and addresses; only RED draws from
+ns-3's own generator, whose streams continue across the runs of one process.
 """
 
 from __future__ import annotations
@@ -100,8 +103,11 @@ def configure(p: dict) -> None:
     set_default("ns3::TcpL4Protocol::RecoveryType", ns.StringValue("ns3::TcpClassicRecovery"))
     set_default("ns3::TcpSocket::SegmentSize", ns.UintegerValue(p["packet_bytes"] - 40))
     set_default("ns3::TcpSocket::InitialCwnd", ns.UintegerValue(p["initial_window"]))
-    set_default("ns3::TcpSocket::SndBufSize", ns.UintegerValue(1 << 30))
-    set_default("ns3::TcpSocket::RcvBufSize", ns.UintegerValue(1 << 30))
+    # 4 MB: no window this grid reaches is limited by them (the bottleneck's bandwidth-delay
+    # product plus its buffer is at most 140 packets); a far larger send buffer only fills
+    # memory, since the bulk sender writes as much as the socket takes
+    set_default("ns3::TcpSocket::SndBufSize", ns.UintegerValue(4 << 20))
+    set_default("ns3::TcpSocket::RcvBufSize", ns.UintegerValue(4 << 20))
     delack = p["delayed_ack_ms"]
     set_default("ns3::TcpSocket::DelAckCount", ns.UintegerValue(1 if delack is None else 2))
     if delack is not None:
@@ -140,7 +146,16 @@ def bottleneck_disc(p: dict):
     return tch
 
 
+def reset() -> None:
+    """Forget the previous run: its simulator, attribute defaults, addresses and counters."""
+    ns.Simulator.Destroy()
+    ns.Config.Reset()
+    ns.Ipv4AddressGenerator.Reset()
+    C.loss_entries = C.recovery_entries = C.rto_doublings = 0
+
+
 def run(p: dict) -> dict:
+    reset()
     p = {**DEFAULTS, **p}
     n = int(p["flows"])
     ns.RngSeedManager.SetSeed(1)
@@ -253,4 +268,6 @@ def run(p: dict) -> dict:
 
 
 if __name__ == "__main__":
-    print(json.dumps(run(json.loads(sys.argv[1]))))
+    given = json.loads(sys.argv[1])
+    for params in given if isinstance(given, list) else [given]:
+        print(json.dumps(run(params)), flush=True)

@@ -1,12 +1,14 @@
-"""Regenerate data/ns3-dumbbell.csv: every appendix scenario in ns-3, one subprocess each.
+"""Regenerate data/ns3-dumbbell.csv: every appendix scenario in ns-3, in its own subprocess.
 
     python -m venv /opt/ns3venv && /opt/ns3venv/bin/pip install ns3==3.44.post0
     .venv/bin/python tools/ns3/run.py --ns3-python /opt/ns3venv/bin/python
 
 ns-3 never enters tcplab's environment: this driver (tcplab's Python) reads the grid from
 :mod:`tcplab.chapters.ns3.grid`, runs ``tools/ns3/dumbbell.py`` under the ns-3 environment's
-Python for each (scenario, seed) in a fresh empty working directory (ns-3's bindings search
-the working directory for libraries; a fatal ns-3 error ends only that subprocess), keeps
+Python, one subprocess per scenario (its seeds in turn: importing ns-3 takes longer than a
+run) in a fresh empty working directory (ns-3's bindings search the working directory for
+libraries; a fatal ns-3 error ends only that subprocess, and its seeds are then retried one
+subprocess each), keeps
 each result as one JSON line in ``--progress`` (an interrupted run resumes where it stopped),
 and at the end writes the table and its provenance (ns-3 version, the script's hash, the
 parameters, the command) to data/ atomically. ``--only`` limits the run to scenarios whose
@@ -42,17 +44,22 @@ def key_of(params: dict) -> str:
     return json.dumps([*scenario_key(params), params["seed"]])
 
 
-def run_one(python: str, params: dict, timeout: float) -> dict:
+def run_batch(python: str, batch: list[dict], timeout: float) -> list[dict]:
+    """Run ``batch`` (the seeds of one scenario) in one ns-3 process, in a fresh empty
+    working directory; if ns-3 dies, run each of them alone, so one fatal error costs one
+    run (an error then names it)."""
     with tempfile.TemporaryDirectory(prefix="ns3-run-") as cwd:
         done = subprocess.run(
-            [python, str(SCRIPT), json.dumps(params)],
-            cwd=cwd, capture_output=True, text=True, timeout=timeout,
+            [python, str(SCRIPT), json.dumps(batch)],
+            cwd=cwd, capture_output=True, text=True, timeout=timeout * len(batch),
         )  # fmt: skip
-    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
-    if done.returncode != 0 or not lines:
-        tail = "\n".join(done.stderr.splitlines()[-5:])
-        raise RuntimeError(f"ns-3 failed (exit {done.returncode}) on {params}:\n{tail}")
-    return json.loads(lines[-1])
+    rows = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    if done.returncode == 0 and len(rows) == len(batch):
+        return rows
+    if len(batch) > 1:
+        return [row for params in batch for row in run_batch(python, [params], timeout)]
+    tail = "\n".join(done.stderr.splitlines()[-5:])
+    raise RuntimeError(f"ns-3 failed (exit {done.returncode}) on {batch[0]}:\n{tail}")
 
 
 def ns3_version(python: str) -> str:
@@ -79,19 +86,18 @@ def main(argv: list[str] | None = None) -> int:
             if line.strip():
                 row = json.loads(line)
                 done[key_of(row)] = row
-    todo = [
-        s.params(seed)
-        for seed in SEEDS  # every scenario once before any twice: a partial run covers the grid
+    batches = [
+        [s.params(seed) for seed in SEEDS if key_of(s.params(seed)) not in done]
         for s in SCENARIOS
-        if args.only is None or args.only in json.dumps(s.params(seed))
+        if args.only is None or args.only in json.dumps(s.params(SEEDS[0]))
     ]
-    todo = [p for p in todo if key_of(p) not in done]
+    batches = [batch for batch in batches if batch]
     with progress.open("a") as out:
-        for params in tqdm(todo, desc="ns-3 dumbbells", unit="run"):
-            row = run_one(args.ns3_python, params, args.timeout)
-            out.write(json.dumps(row) + "\n")
-            out.flush()
-            done[key_of(row)] = row
+        for batch in tqdm(batches, desc="ns-3 scenarios", unit="scenario"):
+            for row in run_batch(args.ns3_python, batch, args.timeout):
+                out.write(json.dumps(row) + "\n")
+                out.flush()
+                done[key_of(row)] = row
     wanted = {key_of(s.params(seed)) for s in SCENARIOS for seed in SEEDS}
     if not wanted <= set(done):
         print(f"{len(wanted - set(done))} runs still missing; the table is not written")

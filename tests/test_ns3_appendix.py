@@ -1,0 +1,122 @@
+"""The ns-3 appendix: ns-3's shipped results, their provenance, and the driver that makes them.
+
+ns-3 is not installed with the book, so nothing here runs it: the shipped table
+(data/ns3-dumbbell.csv) must cover the whole grid with every seed, come from the script that
+is in the repository now (its hash), and obey what any simulation of the dumbbell obeys
+(drops within arrivals, goodput within the link's payload rate, Jain's index in [1/N, 1]).
+The driver's batching and its retry after a fatal ns-3 error are checked with a stand-in for
+ns-3's Python. The comparison's claims are checked by ``test_chapter_claims.py`` at both
+scales, as every chapter's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tcplab import registry
+from tcplab.chapters.ns3 import claims, experiments, grid
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _load_driver():  # noqa: ANN202 (the driver is a script in tools/, loaded from its file)
+    spec = importlib.util.spec_from_file_location("ns3_driver", ROOT / "tools/ns3/run.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+driver = _load_driver()
+
+
+@pytest.fixture(scope="module")
+def shipped():
+    return experiments.ns3_table()
+
+
+def test_the_shipped_ns3_table_covers_the_grid(shipped):
+    table, meta = shipped
+    keys = {(*grid.scenario_key(row), int(row.seed)) for row in table.itertuples()}
+    wanted = {(*grid.scenario_key(s), seed) for s in grid.SCENARIOS for seed in grid.SEEDS}
+    assert keys == wanted and len(table) == len(wanted) == meta["rows"]
+    assert len(grid.SEEDS) >= 3
+
+
+def test_the_shipped_ns3_table_says_how_it_was_made(shipped):
+    _, meta = shipped
+    assert meta["ns3_version"].startswith("3.44")
+    assert meta["script"] == "tools/ns3/dumbbell.py"
+    script = (ROOT / meta["script"]).read_bytes()
+    assert meta["script_sha256"] == hashlib.sha256(script).hexdigest(), (
+        "tools/ns3/dumbbell.py changed since data/ns3-dumbbell.csv was made: rerun tools/ns3/run.py"
+    )
+    assert meta["matched"] == grid.MATCHED
+
+
+def test_the_shipped_ns3_numbers_obey_the_dumbbell(shipped):
+    table, _ = shipped
+    payload = 10.0 * 1460 / 1500  # the bottleneck's rate, in payload
+    span = table["duration"] - table["warmup"]
+    assert (table["drops_after_warmup"] <= table["arrivals_after_warmup"]).all()
+    # every payload byte received crossed the bottleneck (a little slack: packets queued at
+    # the warm-up's end are received in the measured time)
+    assert (table["goodput_mbps"] <= payload * (1 + 200 * 1500 * 8 / 10e6 / span)).all()
+    assert (table["goodput_mbps"] > 0.5 * payload).all()
+    assert (table["jain_index"] <= 1 + 1e-12).all()
+    assert (table["jain_index"] >= 1 / table["flows"] - 1e-12).all()
+    per_flow = [json.loads(x) for x in table["per_flow_mbps"]]
+    assert [len(x) for x in per_flow] == list(table["flows"])
+    assert np.allclose([sum(x) for x in per_flow], table["goodput_mbps"])
+    assert (table["mean_queue"] <= table["buffer"]).all()
+    red = table[table["queue"] == "red"]
+    assert (red["red_forced_drops"] + red["red_early_drops"] == red["drops_after_warmup"]).all()
+
+
+def test_the_comparison_pairs_every_tcplab_row_with_ns3():
+    quick = registry.run("ns3-tcplab", scale="quick")
+    table = claims.comparison(quick, experiments.ns3_table()[0])
+    assert len(table) == len(grid.SCENARIOS) * len(experiments.TIMERS)
+    assert (table["runs_ns3"] == len(grid.SEEDS)).all() and (table["runs_tcplab"] == 1).all()
+    for metric in claims.METRICS:
+        assert (table[f"{metric}_tolerance"] >= 0).all(), metric
+
+
+# -- the driver, with a stand-in for ns-3 -----------------------------------------------------
+def stand_in(tmp_path: Path, fail_on_seed: int | None) -> str:
+    """A 'python' that runs a fake dumbbell.py: echoes each run, or dies on one seed."""
+    fake = tmp_path / "fake_ns3.py"
+    fake.write_text(textwrap.dedent(f"""
+        import json, sys
+        runs = json.loads(sys.argv[2])
+        for p in runs if isinstance(runs, list) else [runs]:
+            if p["seed"] == {fail_on_seed!r}:
+                sys.exit("fatal ns-3 error")
+            print(json.dumps({{**p, "ok": True}}), flush=True)
+    """))
+    launcher = tmp_path / "python"
+    launcher.write_text(f"#!/bin/sh\nexec {sys.executable} {fake} \"$@\"\n")
+    launcher.chmod(0o755)
+    return str(launcher)
+
+
+def test_the_driver_runs_a_scenario_s_seeds_in_one_process(tmp_path):
+    batch = [grid.SCENARIOS[0].params(seed) for seed in (1, 2, 3)]
+    rows = driver.run_batch(stand_in(tmp_path, None), batch, timeout=60)
+    assert [r["seed"] for r in rows] == [1, 2, 3] and all(r["ok"] for r in rows)
+
+
+def test_a_fatal_ns3_error_costs_one_run_and_names_it(tmp_path):
+    batch = [grid.SCENARIOS[0].params(seed) for seed in (1, 2, 3)]
+    with pytest.raises(RuntimeError, match="'seed': 2"):
+        driver.run_batch(stand_in(tmp_path, 2), batch, timeout=60)
+    rows = driver.run_batch(stand_in(tmp_path, 2), batch[:1], timeout=60)
+    assert [r["seed"] for r in rows] == [1]
