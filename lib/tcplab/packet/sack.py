@@ -174,8 +174,9 @@ class SackReceiver(Receiver):
     def _ack(self) -> None:
         self._held = 0
         self._acks_sent += 1
+        blocks = self.blocks() if self.held.lefts else ()
         send: Callable[[Any], object] = self.ack_path  # an ACK with its blocks, 4 fields
-        send((self.flow, self.next_expected, self.ack_bytes, self.blocks()))
+        send((self.flow, self.next_expected, self.ack_bytes, blocks))
 
 
 class SackSender(TcpSender):
@@ -280,8 +281,10 @@ class SackSender(TcpSender):
             if 0 <= self._timing_seq < ack:
                 self._rtt_sample(self.env._now - self._timing_sent)
                 self._timing_seq = -1
-            self.scoreboard.drop_below(ack)
-            self._record(blocks)
+            if self.scoreboard.lefts:
+                self.scoreboard.drop_below(ack)
+            if blocks:
+                self._record(blocks)
             if self.in_recovery:
                 if ack > self.recover:  # (A): RecoveryPoint acknowledged
                     self.in_recovery = False
@@ -301,7 +304,7 @@ class SackSender(TcpSender):
             else:
                 self._arm()
             self._send_window()
-        elif ack == self.snd_una and self.snd_una < self.maxseq and self._record(blocks):
+        elif ack == self.snd_una and self.snd_una < self.maxseq and blocks and self._record(blocks):
             self.dupacks += 1  # a duplicate ACK in RFC 6675's sense: new SACK information
             if self.in_recovery:
                 self._send_window()  # (B), (C)

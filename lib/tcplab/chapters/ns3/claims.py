@@ -70,6 +70,8 @@ def normalise(table: pd.DataFrame, simulator: str) -> pd.DataFrame:
     t["duplicate_share"] = (1.0 - unique / carried).clip(lower=0.0)
     t["timeouts_per_s"] = expiries / span
     t["fast_retransmits_per_s"] = t["fast_retransmits"] / span
+    if "red_forced_drops" in t:
+        t["red_forced_per_s"] = t["red_forced_drops"] / span
     t["span"] = span
     t["delayed_ack_ms"] = t["delayed_ack_ms"].astype(float).fillna(0.0)
     return t
@@ -81,7 +83,7 @@ def _stats(group: pd.DataFrame) -> pd.Series:
         values = group[column].to_numpy(dtype=float)
         out[column] = float(values.mean())
         out[f"{column}_var"] = float(values.var(ddof=1)) if len(values) > 1 else np.nan
-    for column in ("red_forced_drops", "red_early_drops", "packets_per_wall_s", "wall_s"):
+    for column in ("red_forced_per_s", "packets_per_wall_s", "wall_s"):
         if column in group:
             out[column] = float(group[column].mean())
     return pd.Series(out)
@@ -109,7 +111,7 @@ def comparison(tcplab: pd.DataFrame, ns3: pd.DataFrame) -> pd.DataFrame:
             half = t975(max(df, 1)) * np.sqrt(var_ns3 / other["runs"] + var_ours / mine["runs"])
             row[f"{column}_ns3"], row[f"{column}_tcplab"] = other[column], mine[column]
             row[f"{column}_tolerance"] = float(half)
-        for column in ("red_forced_drops", "packets_per_wall_s"):
+        for column in ("red_forced_per_s", "packets_per_wall_s"):
             if column in other and column in mine and np.isfinite(other[column]):
                 row[f"{column}_ns3"], row[f"{column}_tcplab"] = other[column], mine[column]
         rows.append(row)
@@ -201,7 +203,7 @@ def chapter_numbers(tables: Mapping[str, pd.DataFrame], scale: str) -> dict[str,
             ratio(table, (*dt, 30, "sack", 200.0), timer, "drop_rate"), 2
         )
         numbers[f"red_forced_{timer}"] = round(
-            ratio(table, ("red", LARGE, 100, "sack", 0.0), timer, "red_forced_drops"), 2
+            ratio(table, ("red", LARGE, 100, "sack", 0.0), timer, "red_forced_per_s"), 2
         )
     speed = table[table["timer"] == "bsd"]
     speedup = speed["packets_per_wall_s_tcplab"] / speed["packets_per_wall_s_ns3"]
@@ -216,9 +218,45 @@ def chapter_numbers(tables: Mapping[str, pd.DataFrame], scale: str) -> dict[str,
     return numbers
 
 
+#: the heavy-loss cases issue 14 measured before SACK and the timer option: (name, scenario)
+HEAVY = (
+    ("DropTail, 100 flows", ("droptail", LARGE, 100)),
+    ("delayed ACKs, 30 flows", ("droptail", LARGE, 30)),
+    ("RED, 100 flows", ("red", LARGE, 100)),
+)
+
+
+def heavy_cases(table: pd.DataFrame) -> pd.DataFrame:
+    """The heavy-loss cases, each TCP and timer: tcplab over ns-3 for drops, time-outs and
+    RED's forced drops, and both simulators' Jain index."""
+    index = table.set_index([*KEYS, "timer"])
+    rows = []
+    for name, (queue, buffer, flows) in HEAVY:
+        delack = 200.0 if name.startswith("delayed") else 0.0
+        for tcp in ("newreno", "sack"):
+            for timer in ("bsd", "rfc6298"):
+                key = (queue, buffer, flows, tcp, delack, timer)
+                if key not in index.index:
+                    continue
+                row = index.loc[key]
+                forced = (
+                    row["red_forced_per_s_tcplab"] / row["red_forced_per_s_ns3"]
+                    if queue == "red" else np.nan
+                )  # fmt: skip
+                rows.append({
+                    "case": name, "tcp": tcp, "tcplab timer": timer,
+                    "drops tcplab/ns-3": row["drop_rate_tcplab"] / row["drop_rate_ns3"],
+                    "time-outs tcplab/ns-3":
+                        row["timeouts_per_s_tcplab"] / row["timeouts_per_s_ns3"],
+                    "forced drops tcplab/ns-3": forced,
+                    "Jain tcplab": row["jain_index_tcplab"], "Jain ns-3": row["jain_index_ns3"],
+                })  # fmt: skip
+    return pd.DataFrame(rows)
+
+
 def keyed_frame(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     """The comparison table, as the appendix shows it."""
     return comparison(tables["ns3-tcplab"], ns3_of(tables))
 
 
-__all__ += ["keyed_frame", "ns3_of", "ratio"]
+__all__ += ["HEAVY", "heavy_cases", "keyed_frame", "ns3_of", "ratio"]

@@ -3,7 +3,8 @@
 Every scenario of :mod:`tcplab.chapters.ns3.grid` runs on :mod:`tcplab.packet` with the
 matched parameters, each seed of the grid once, and gives one row with the numbers ns-3's
 script reports (``tools/ns3/dumbbell.py``): goodput, drop rate, time-outs, fast
-retransmits, Jain's index, the mean queue (sampled every 10 ms after the warm-up, waiting
+retransmits, RED's early and forced drops (after the warm-up, as every count), Jain's
+index, the mean queue (sampled every 10 ms after the warm-up, waiting
 packets only, as ns-3's sampler counts them) and the speed (bottleneck packets per
 wall-second). Each run is made twice: with the packet model's timer (``timer="bsd"``: it
 restarts at a fast retransmit, as 4.4BSD and ns-2 did) and with ns-3's (``"rfc6298"``:
@@ -32,6 +33,7 @@ from tcplab.packet import (
     QueueSetup,
     RunLength,
     TcpConfig,
+    call_at,
     jain_index,
 )
 from tcplab.packet.dumbbell import Dumbbell, queue_counters
@@ -103,6 +105,8 @@ def run_scenario(setup: PacketSetup) -> dict[str, Any]:
     )  # fmt: skip
     net.bottleneck.trace = True
     net.start(rng.start.uniform(0.0, top.start_spread, top.flows))
+    at_warmup: dict[str, int] = {}
+    call_at(net.env, length.warmup, lambda _e: at_warmup.update(queue_counters(discipline)), None)
     out = net.network.run(length.duration, length.warmup)
     neck = out.links.set_index("link").loc["bottleneck"]
     per_flow = out.subflows["goodput_mbps"].to_numpy()
@@ -127,7 +131,7 @@ def run_scenario(setup: PacketSetup) -> dict[str, Any]:
         "wall_s": out.wall_s,
         "packets_per_wall_s": link.arrivals / out.wall_s if out.wall_s > 0 else float("nan"),
         "sent": int(sum(s.sent for s in senders)),
-        **queue_counters(discipline),
+        **{k: v - at_warmup.get(k, 0) for k, v in queue_counters(discipline).items()},
     }
 
 
