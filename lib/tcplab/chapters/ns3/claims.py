@@ -215,6 +215,12 @@ def chapter_numbers(tables: Mapping[str, pd.DataFrame], scale: str) -> dict[str,
                          ("queue", "mean_queue")):  # fmt: skip
         numbers[f"agree_{name}"] = ratio(table, light, "rfc6298", metric)
     numbers["ns3_version"] = str(ns3_of(tables)["ns3_version"].iloc[0])
+    index = table.set_index([*KEYS, "timer"])
+    for tcp in ("newreno", "sack"):
+        for n in (1, 10):
+            row = index.loc[(*dt, n, tcp, 0.0, "bsd")]
+            numbers[f"ns3_{tcp}_dup_{n}"] = float(row["duplicate_share_ns3"])
+            numbers[f"ns3_{tcp}_goodput_{n}"] = float(row["goodput_mbps_ns3"])
     return numbers
 
 
