@@ -170,6 +170,19 @@ class TcpSender:
         window = min(self.cwnd, self.ssthresh) if self.in_recovery else self.cwnd
         return window / self.srtt
 
+    def set_aimd(self, a: float, beta: float) -> None:
+        """Change the AIMD parameters while the sender runs (a controller's knob, e.g. BMC's
+        weight D as ``a = D^2, beta = 1/2``): from the next ACK on, congestion avoidance adds
+        ``a`` packets per RTT and a loss multiplies the window by ``beta``. ``config`` keeps
+        the starting values."""
+        self._a = check_range("a", a, 0.0, low_open=True)
+        self._keep = check_range("beta", beta, 0.0, 1.0, low_open=True, high_open=True)
+
+    @property
+    def aimd(self) -> tuple[float, float]:
+        """The AIMD parameters in use now: ``(a, beta)``."""
+        return self._a, self._keep
+
     def start(self) -> None:
         self._note_cwnd()
         self._send_window()
