@@ -44,9 +44,14 @@ def shipped():
 
 
 def test_the_shipped_ns3_table_covers_the_grid(shipped):
+    """Every scenario of the grid with every seed, but those the metadata says are missing
+    (``tools/ns3/run.py --write-partial``), which must be scenarios of the grid."""
     table, meta = shipped
+    every = {grid.scenario_key(s) for s in grid.SCENARIOS}
+    missing = {tuple(m) for m in meta.get("missing", [])}
+    assert missing <= every and len(missing) <= 2
     keys = {(*grid.scenario_key(row), int(row.seed)) for row in table.itertuples()}
-    wanted = {(*grid.scenario_key(s), seed) for s in grid.SCENARIOS for seed in grid.SEEDS}
+    wanted = {(*key, seed) for key in every - missing for seed in grid.SEEDS}
     assert keys == wanted and len(table) == len(wanted) == meta["rows"]
     assert len(grid.SEEDS) >= 3
 
@@ -89,8 +94,10 @@ def test_the_shipped_ns3_numbers_obey_the_dumbbell(shipped):
 
 def test_the_comparison_pairs_every_tcplab_row_with_ns3():
     quick = registry.run("ns3-tcplab", scale="quick")
-    table = claims.comparison(quick, experiments.ns3_table()[0])
-    assert len(table) == len(grid.SCENARIOS) * len(experiments.TIMERS)
+    ns3, meta = experiments.ns3_table()
+    table = claims.comparison(quick, ns3)
+    done = len(grid.SCENARIOS) - len(meta.get("missing", []))
+    assert len(table) == done * len(experiments.TIMERS)
     assert (table["runs_ns3"] == len(grid.SEEDS)).all() and (table["runs_tcplab"] == 1).all()
     for metric in claims.METRICS:
         assert (table[f"{metric}_tolerance"] >= 0).all(), metric

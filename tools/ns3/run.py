@@ -13,7 +13,8 @@ each result as one JSON line in ``--progress`` (an interrupted run resumes where
 and at the end writes the table and its provenance (ns-3 version, the script's hash, the
 parameters, the command) to data/ atomically. ``--only`` limits the run to scenarios whose
 key contains the given text (e.g. ``--only sack``), for trying things; the table is only
-written when every run of the grid is done.
+written when every run of the grid is done, unless ``--write-partial`` asks for the scenarios
+done so far (the metadata then lists the missing ones).
 """
 
 from __future__ import annotations
@@ -78,6 +79,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--progress", default=str(Path(tempfile.gettempdir()) / f"{NAME}.jsonl"))
     parser.add_argument("--only", default=None)
     parser.add_argument("--timeout", type=float, default=3600.0)
+    parser.add_argument(
+        "--write-partial", action="store_true",
+        help="write the table from the scenarios done so far (metadata lists the missing ones)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     progress = Path(args.progress)
     done: dict[str, dict] = {}
@@ -92,16 +97,20 @@ def main(argv: list[str] | None = None) -> int:
         if args.only is None or args.only in json.dumps(s.params(SEEDS[0]))
     ]
     batches = [batch for batch in batches if batch]
+    if args.write_partial:
+        batches = []
     with progress.open("a") as out:
         for batch in tqdm(batches, desc="ns-3 scenarios", unit="scenario"):
             for row in run_batch(args.ns3_python, batch, args.timeout):
                 out.write(json.dumps(row) + "\n")
                 out.flush()
                 done[key_of(row)] = row
-    wanted = {key_of(s.params(seed)) for s in SCENARIOS for seed in SEEDS}
-    if not wanted <= set(done):
-        print(f"{len(wanted - set(done))} runs still missing; the table is not written")
+    complete = [s for s in SCENARIOS if all(key_of(s.params(seed)) in done for seed in SEEDS)]
+    missing = [s for s in SCENARIOS if s not in complete]
+    if missing and not args.write_partial:
+        print(f"{len(missing)} scenarios still missing; the table is not written")
         return 0
+    wanted = {key_of(s.params(seed)) for s in complete for seed in SEEDS}
     rows = [done[k] for k in sorted(wanted)]
     table = pd.DataFrame([{k: v for k, v in r.items() if k not in DROP} for r in rows])
     table["per_flow_mbps"] = [json.dumps(r["per_flow_mbps"]) for r in rows]
@@ -116,7 +125,8 @@ def main(argv: list[str] | None = None) -> int:
         "command": " ".join(["tools/ns3/run.py", *(argv or sys.argv[1:])]),
         "matched": MATCHED,
         "seeds": list(SEEDS),
-        "scenarios": len(SCENARIOS),
+        "scenarios": len(complete),
+        "missing": [list(scenario_key(s)) for s in missing],
         "rows": len(table),
         "made": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
         "machine": f"{platform.machine()}, {platform.python_version()} driver",
