@@ -185,3 +185,16 @@ def test_the_heavy_loss_table_has_every_case_tcp_and_timer(full_comparison):
     assert heavy["forced drops tcplab/ns-3"].notna().sum() == 2 * len(experiments.TIMERS)
     measured = heavy.drop(columns=["case", "tcp", "tcplab timer", "forced drops tcplab/ns-3"])
     assert (measured > 0).all().all()
+
+
+def test_red_s_forced_drops_are_counted_alike_in_both(shipped):
+    """tcplab counts a full buffer's drops as forced, ns-3 apart: once normalised, early and
+    forced drops make up every drop after the warm-up in both simulators."""
+    from tcplab import cache
+
+    ours = cache.load(cache.Entry("ns3-tcplab"))
+    assert ours is not None
+    for table, simulator in ((shipped[0], "ns-3"), (ours[0], "tcplab")):
+        red = claims.normalise(table[table["queue"] == "red"], simulator)
+        forced = red["red_forced_per_s"] * red["span"]
+        assert np.allclose(forced + red["red_early_drops"], red["drops_after_warmup"]), simulator
