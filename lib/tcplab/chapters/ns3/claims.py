@@ -205,7 +205,7 @@ def chapter_numbers(tables: Mapping[str, pd.DataFrame], scale: str) -> dict[str,
     numbers: dict[str, Any] = {"scale": scale}
     numbers["measured_s"] = MATCHED["duration"] - MATCHED["warmup"]
     for timer in ("bsd", "rfc6298"):
-        for n in (30, 100):
+        for n in (30, 100, 300):
             for metric in ("drop_rate", "timeouts_per_s"):
                 name = f"{metric}_{n}_{timer}"
                 numbers[name] = round(ratio(table, (*dt, n, "sack", 0.0), timer, metric), 2)
@@ -239,6 +239,9 @@ def chapter_numbers(tables: Mapping[str, pd.DataFrame], scale: str) -> dict[str,
     row = index.loc[(*dt, 30, "sack", 200.0, "rfc6298")]
     numbers["delack_timeouts_ns3"] = float(row["timeouts_per_s_ns3"])
     numbers["delack_jain_ns3"] = float(row["jain_index_ns3"])
+    row = index.loc[(*dt, 300, "sack", 0.0, "rfc6298")]
+    numbers["jain_300_ns3"] = float(row["jain_index_ns3"])
+    numbers["jain_300_tcplab"] = float(row["jain_index_tcplab"])
     for tcp in ("newreno", "sack"):
         for n in (1, 10):
             row = index.loc[(*dt, n, tcp, 0.0, "bsd")]
