@@ -26,6 +26,7 @@ import simpy
 from ..checks import check_int, check_range
 from .link import Handler, Link
 from .queues import ThresholdDropper
+from .sack import endpoints
 from .sched import Call, call_at
 from .tcp import Receiver, TcpConfig, TcpSender
 
@@ -216,9 +217,14 @@ class Network:
             flow = len(self.subflows) + index
             links = [self.links[n] for n in route]
             ack_path = Link(env, None, sum(link.delay for link in links), name=f"{name}.ack{index}")
-            tx = sender(env, flow, cfg, links[0].send, trace=trace)
+            sender_type, receiver_type = endpoints(cfg.variant)
+            if sender is not TcpSender:  # a custom sender class (e.g. coupled increases)
+                if cfg.variant == "sack":
+                    raise ValueError(f"sender={sender.__name__} cannot run variant 'sack'")
+                sender_type = sender
+            tx = sender_type(env, flow, cfg, links[0].send, trace=trace)
             ack_path.dst = tx.on_ack
-            receiver = Receiver(env, flow, ack_path.send, delayed_ack=delayed_ack)
+            receiver = receiver_type(env, flow, ack_path.send, delayed_ack=delayed_ack)
             subflows.append(Subflow(name, index, flow, route, tx, receiver, ack_path))
         for sub in subflows:  # wire: each link of the path forwards the flow to the next hop
             hops = [self.links[n].on_arrival for n in sub.path[1:]] + [sub.receiver.on_packet]
