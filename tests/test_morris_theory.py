@@ -95,6 +95,9 @@ def test_stage_occupancy_counts_each_wait_for_its_overlap() -> None:
     assert got == pytest.approx([1 / 6, 2 / 6, 2 / 6, 0.0])
     # stages beyond the last count in it
     assert analysis.stage_occupancy([5.0], [1.0], [9], 4.0, 10.0, 3)[-1] == pytest.approx(1 / 6)
+    # waits wholly before or after the window add nothing (no negative overlaps)
+    outside = analysis.stage_occupancy([2.0, 20.0], [1.0, 4.0], [0, 0], 4.0, 10.0, 2)
+    assert outside.tolist() == [0.0, 0.0]
     with pytest.raises(ValueError, match="stop"):
         analysis.stage_occupancy([], [], [], 5.0, 5.0)
 
