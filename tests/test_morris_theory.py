@@ -162,3 +162,10 @@ def test_loglog_slope_and_its_interval() -> None:
     assert covered >= 360
     with pytest.raises(ValueError, match="3 points"):
         analysis.loglog_slope([1.0, 2.0], [1.0, 4.0])
+
+
+def test_the_sawtooth_fits_under_the_maximum_window_from_four_flows() -> None:
+    """By hand: W = (217.01 + 81) / N peaks at 4W/3, under 113 packets (64 KB / 576 B) from
+    N = 4 x 298.01 / 339 = 3.516 on."""
+    assert morris.sawtooth_min_flows() == pytest.approx(4 * 298.014 / (3 * 113), abs=1e-3)
+    assert morris.sawtooth_min_flows(max_window=226) == pytest.approx(3.516 / 2, abs=1e-3)

@@ -26,6 +26,7 @@ __all__ = [
     "fast_retransmit_flows",
     "fast_retransmit_buffer",
     "sawtooth_loss",
+    "sawtooth_min_flows",
     "backoff_occupancy",
     "timeout_population",
     "lemma_bound",
@@ -117,6 +118,23 @@ def sawtooth_loss(
     cycle = (2.0 * window / 3.0) / check_range("increase", increase, 0.0, low_open=True) * rtt
     loss = n / (cycle * rate)
     return float(loss) if loss.ndim == 0 else loss
+
+
+def sawtooth_min_flows(
+    max_window: float = 65536 // 576,
+    min_th: float = 54.0,
+    max_th: float = 108.0,
+    rate_mbps: float = 10.0,
+    rtt_s: float = 0.1,
+    packet_bytes: int = 576,
+) -> float:
+    """The fewest flows whose sawtooth of :func:`sawtooth_loss` fits under the maximum window:
+    its peak 4W/3, with W = (link storage + RED's mean queue) / N, must not exceed
+    ``max_window`` (113 packets of 576 B in 64 KB), so N >= 4 x 298 / (3 x 113) = 3.5. Fewer
+    flows are held by the window limit and lose packets only in slow start."""
+    w = check_range("max_window", max_window, 0.0, low_open=True)
+    queue = 0.5 * (check_range("min_th", min_th, 0.0) + check_range("max_th", max_th, min_th))
+    return 4.0 * (link_storage(rate_mbps, rtt_s, packet_bytes) + queue) / (3.0 * w)
 
 
 def backoff_occupancy(

@@ -14,7 +14,7 @@ from tcplab.charts import FORMULA, OURS, PAPER, role_colour
 from tcplab.theory import morris as theory
 
 from .analysis import HISTOGRAM_EDGES
-from .claims import SMALL_N, by_flows, slope
+from .claims import SAWTOOTH_N, SMALL_N, by_flows, slope
 
 __all__ = [
     "series_chart",
@@ -127,12 +127,15 @@ def loss_chart(loss: pd.DataFrame) -> alt.LayerChart:
 
 
 def detail_chart(loss: pd.DataFrame) -> alt.LayerChart:
-    """Fig. 8: N <= 60 on log-log axes, each run, the fitted power law, and Section 4's
-    sawtooth estimate (a closed form growing as N^2)."""
-    small = loss[loss["flows"] <= SMALL_N][["flows", "loss_rate"]].assign(role=OURS)
+    """Fig. 8: N <= 60 on log-log axes, each run with a loss, the power law fitted from
+    N = :data:`SAWTOOTH_N` on, and Section 4's sawtooth estimate (a closed form growing as
+    N^2)."""
+    small = loss[(loss["flows"] <= SMALL_N) & (loss["loss_rate"] > 0)]
+    small = small[["flows", "loss_rate"]].assign(role=OURS)
     s, _, _ = slope(loss)
-    grid = np.unique(np.geomspace(small["flows"].min(), SMALL_N, 40))
-    lx, ly = np.log(small["flows"]), np.log(small["loss_rate"].clip(lower=1e-9))
+    fitted = small[small["flows"] >= SAWTOOTH_N]  # the runs slope() fits
+    grid = np.unique(np.geomspace(SAWTOOTH_N, SMALL_N, 40))
+    lx, ly = np.log(fitted["flows"]), np.log(fitted["loss_rate"])
     fit = np.exp(ly.mean() + s * (np.log(grid) - lx.mean()))
     lines = pd.concat(
         [
