@@ -263,6 +263,9 @@ def chapter_numbers(
         "slope_from": SAWTOOTH_N,
         "sawtooth_min": theory.sawtooth_min_flows(),
         "loss_30": _mean(loss, "loss_rate", flows=30),
+        "loss_over_paper_30": _mean(loss, "loss_rate", flows=30) / 0.007,  # Sec. 4's 0.7%
+        "loss_over_estimate_30": _mean(loss, "loss_rate", flows=30)
+        / float(theory.sawtooth_loss(30)),
         "loss_1500": _mean(loss, "loss_rate", flows=1500),
         "loss_largest": float(big["loss_rate"].mean()),
         "zero_1500": _mean(loss, "zero_seconds", flows=1500),
