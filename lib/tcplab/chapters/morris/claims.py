@@ -216,18 +216,18 @@ def chapter_claims(tables: Mapping[str, pd.DataFrame]) -> dict[str, claims.Claim
     return out
 
 
-def irregularity(many: pd.DataFrame) -> float:
-    """Fig. 10's 'irregularity between 1500 and 2000 packets': the drop in the share of
-    seconds under 5% of the fair share from the buffer below 1500 to 2000 packets, over the
-    mean drop per step elsewhere (1: no irregularity; much more: a step there)."""
+def irregularity(many: pd.DataFrame) -> tuple[int, int, float, float]:
+    """Fig. 10's 'irregularity between 1500 and 2000 packets': of the steps from one buffer to
+    the next within [1500, 2000], the one where the share of seconds under 5% of the fair
+    share falls least (or rises): (buffer before, buffer after, share before, share after)."""
     per = many.groupby("buffer")["under_5pct"].mean().sort_index()
-    steps = -per.diff().dropna()
-    at = [b for b in steps.index if 1500 < b <= 2000]
-    if not at or len(steps) < 2:
-        return float("nan")
-    inside = float(steps.loc[at].sum())
-    rest = steps.drop(index=at)
-    return inside / float(rest.abs().mean()) if len(rest) and rest.abs().mean() > 0 else np.nan
+    inside = per[(per.index >= 1500) & (per.index <= 2000)]
+    if len(inside) < 2:
+        raise ValueError("Fig. 10's sweep needs two buffers in [1500, 2000]")
+    rise = inside.diff().iloc[1:]
+    after = int(rise.idxmax())
+    before = int(inside.index[list(inside.index).index(after) - 1])
+    return before, after, float(inside[before]), float(inside[after])
 
 
 def lemma_ratio(table: pd.DataFrame, flows: int | None = None) -> float:
@@ -283,7 +283,8 @@ def chapter_numbers(
         "five_percent_n": int(crossing.min()) if len(crossing) else largest,
         "dec": _band(loss, "loss_rate", 200, 300),
         "harvard": _band(loss, "loss_rate", 300, 400),
-        "irregularity": irregularity(many),
+        **dict(zip(("bump_from", "bump_to", "bump_low", "bump_high"), irregularity(many),
+                   strict=True)),  # fmt: skip
         "remedy_n": top,
         "tahoe_top": float(tahoe[tahoe["flows"] == top]["loss_rate"].mean()),
         "best_variant": " + ".join(per_variant.mean().idxmin()),
