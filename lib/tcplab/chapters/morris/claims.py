@@ -230,6 +230,14 @@ def irregularity(many: pd.DataFrame) -> tuple[int, int, float, float]:
     return before, after, float(inside[before]), float(inside[after])
 
 
+def _variant_numbers(remedies: pd.DataFrame, sender: str, flows: int, key: str) -> dict:
+    """Loss and seconds under 5% of ``sender`` with RED at ``flows`` (NaN when not run)."""
+    runs = remedies[(remedies["sender"] == sender) & (remedies["queue"] == "red")
+                    & (remedies["flows"] == flows)]  # fmt: skip
+    return {f"{key}_loss": float(runs["loss_rate"].mean()),
+            f"{key}_under": float(runs["under_5pct"].mean())}  # fmt: skip
+
+
 def lemma_ratio(table: pd.DataFrame, flows: int | None = None) -> float:
     """n_1 / (2 p n_0) over the runs with ``flows`` flows (default: the largest N); Lemma 2
     says 1."""
@@ -287,6 +295,8 @@ def chapter_numbers(
                    strict=True)),  # fmt: skip
         "remedy_n": top,
         "tahoe_top": float(tahoe[tahoe["flows"] == top]["loss_rate"].mean()),
+        "tahoe_top_under": float(tahoe[tahoe["flows"] == top]["under_5pct"].mean()),
+        **_variant_numbers(remedies, "tahoe-backoff4", top, "backoff4"),
         "best_variant": " + ".join(per_variant.mean().idxmin()),
         "best_variant_loss": float(per_variant.mean().min()),
         "choice_low": float(spread.min()),
