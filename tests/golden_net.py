@@ -99,6 +99,13 @@ CLI_CASES: dict[str, list[str]] = {
     "run-sawtooth-utilisation": [
         "run", "sawtooth-utilisation", "--scale", "quick", "--format", "json",
     ],
+    "morris-tahoe-red": [
+        "morris", "--flows", "40", "--seconds", "20", "--warmup", "5", "--seed", "3", "--json",
+    ],
+    "morris-paced-droptail": [
+        "morris", "--flows", "40", "--seconds", "20", "--warmup", "5", "--tcp", "tahoe-paced",
+        "--queue", "droptail", "--telnet", "0", "--json",
+    ],
 }  # fmt: skip
 
 
