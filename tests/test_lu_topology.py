@@ -130,8 +130,7 @@ def test_bad_topology_values_name_the_field(field: str, value: float, words: lis
 
 def test_the_scenarios_are_the_papers_figure_2() -> None:
     rows = {
-        k: (s.rate_mbps, s.delay_ms, s.access_mbps, s.window_bytes)
-        for k, s in sc.SCENARIOS.items()
+        k: (s.rate_mbps, s.delay_ms, s.access_mbps, s.window_bytes) for k, s in sc.SCENARIOS.items()
     }
     assert rows == {
         1: (1.5, 20.0, 10.0, None),
