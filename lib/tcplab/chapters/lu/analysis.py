@@ -25,7 +25,9 @@ __all__ = [
     "advisor",
     "error_by_flows",
     "impacts",
+    "MODEL_PROBES",
     "model_check",
+    "models",
     "path_predictions",
     "path_summary",
     "pearson",
@@ -76,6 +78,20 @@ def predictions(
                 frame.insert(len(frame.columns) - 6, name, value)
             frames.append(frame.assign(a=fit.a, b=fit.b))
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+#: each model of p_n RTT_n^2 with the probes it is fitted to (eq. 6 needs a third)
+MODEL_PROBES = {"partial2": (1, 10), "linear": (1, 10), "full2": (1, 8, 15)}
+
+
+def models(table: pd.DataFrame, keys: Sequence[str] = CURVE) -> pd.DataFrame:
+    """Eqs. 6, 7 and 8 side by side: :func:`predictions` of each model from its probes
+    (:data:`MODEL_PROBES`), with a ``model`` column."""
+    frames = [
+        predictions(table, [probes], model, keys).assign(model=model)
+        for model, probes in MODEL_PROBES.items()
+    ]
+    return pd.concat([f for f in frames if len(f)], ignore_index=True)
 
 
 def probe_pairs(pred: pd.DataFrame, by: Sequence[str] = ("probes",)) -> pd.DataFrame:

@@ -290,6 +290,7 @@ def chapter_numbers(
         "corr_scen": an.pearson(by_flows["flows"], by_flows["mean"]),
         "corr_paths": an.pearson(per_n["flows"], per_n["mean"]),
         "paths": int(paths["path"].nunique()),
+        "paths_median_mean": float(an.path_summary(path_pred, paths)["mean"].abs().median()),
         "paths_err_last": float(per_n["mean"].iloc[-1]),
         "paths_err_last_n": int(per_n["flows"].iloc[-1]),
         "cross_within": within_share(imp) if len(imp) else float("nan"),
