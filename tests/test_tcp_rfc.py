@@ -62,7 +62,9 @@ def check_window_rules(
     +a/cwnd), 3.2 (fast retransmit: ssthresh from the window, cwnd = ssthresh + 3, +1 per
     further dupACK, back to ssthresh on the ACK that ends recovery; Tahoe: cwnd = 1), RFC
     6582 3.2 step 3 (partial ACK: deflate by the new data, add back one packet), RFC 5681
-    3.1 on a time-out (cwnd = 1). The cut uses cwnd, or ssthresh in recovery (documented)."""
+    3.1 on a time-out (cwnd = 1). The cut uses cwnd, or ssthresh in recovery (documented).
+    SACK (RFC 6675 4.2): cwnd = ssthresh from the fast retransmit on, no inflation by
+    dupACKs and no deflation by partial ACKs (``test_tcp_sack.py`` checks its sends)."""
     keep = 1.0 - b
     cwnd, una, recovering = None, 0, False
     for row in ev.itertuples():
@@ -74,7 +76,7 @@ def check_window_rules(
             grown = cwnd + 1.0 if cwnd < ssthresh else cwnd + a / cwnd
             cwnd = min(grown, rwnd)
         elif event == "dupack":
-            if recovering:
+            if recovering and tcp != "sack":
                 cwnd += 1.0
         elif event == "fast_retransmit":
             assert not recovering
@@ -82,10 +84,11 @@ def check_window_rules(
             if tcp == "tahoe":
                 cwnd = 1.0
             else:
-                cwnd, recovering = ssthresh + 3.0, True
+                cwnd, recovering = ssthresh + (0.0 if tcp == "sack" else 3.0), True
         elif event == "partial_ack":
-            assert recovering and tcp in ("newreno", "aimd")
-            cwnd = min(max(cwnd - (row.seq - una) + 1.0, 1.0), rwnd)
+            assert recovering and tcp in ("newreno", "aimd", "sack")
+            if tcp != "sack":
+                cwnd = min(max(cwnd - (row.seq - una) + 1.0, 1.0), rwnd)
         elif event == "recovery_exit":
             assert recovering
             cwnd, recovering = min(ssthresh, rwnd), False
@@ -101,8 +104,9 @@ def check_window_rules(
 def check_sends_within_window(ev: pd.DataFrame, tcp: str, rwnd: int):
     """RFC 5681 section 3: a sender MUST NOT send beyond the highest cumulative ACK plus
     min(cwnd, rwnd); and (no limited transmit, RFC 3042) the first two duplicate ACKs outside
-    fast recovery send nothing."""
-    una, dups, recovering = 0, 0, False
+    fast recovery send nothing. SACK's recovery, and its slow start after a time-out, send by
+    RFC 6675's pipe instead (checked in ``test_tcp_sack.py``)."""
+    una, dups, recovering, timed_out = 0, 0, False, False
     for row in ev.itertuples():
         if row.event in ("ack", "partial_ack", "recovery_exit"):
             una, dups = row.seq, 0
@@ -112,9 +116,10 @@ def check_sends_within_window(ev: pd.DataFrame, tcp: str, rwnd: int):
         elif row.event == "fast_retransmit":
             recovering = tcp != "tahoe"
         elif row.event == "timeout":
-            recovering, dups = False, 0
+            recovering, dups, timed_out = False, 0, True
         elif row.event in ("send", "retransmit"):
-            assert row.seq < una + min(math.floor(row.cwnd), rwnd), row
+            if tcp != "sack" or not (recovering or timed_out):
+                assert row.seq < una + min(math.floor(row.cwnd), rwnd), row
             assert recovering or dups not in (1, 2), f"limited transmit at {row}"
 
 

@@ -407,7 +407,7 @@ def _parser() -> _Parser:
     pkt.add_argument("--access-delay-ms", type=float, default=0.0, help="access one-way delay")
     pkt.add_argument("--duration", type=float, default=60.0, help="simulated seconds")
     pkt.add_argument("--warmup", type=float, default=10.0, help="seconds not measured")
-    pkt.add_argument("--tcp", choices=("tahoe", "reno", "newreno"), default="newreno")
+    pkt.add_argument("--tcp", choices=("tahoe", "reno", "newreno", "sack"), default="newreno")
     pkt.add_argument("--packet-bytes", type=int, default=1500)
     pkt.add_argument(
         "--delayed-ack-ms",
@@ -442,7 +442,9 @@ def _parser() -> _Parser:
     tr = commands.add_parser(
         "trace", help="one TCP flow, chosen packets dropped: every sender event (loss script)"
     )
-    tr.add_argument("--tcp", choices=("tahoe", "reno", "newreno", "aimd"), default="newreno")
+    tr.add_argument(
+        "--tcp", choices=("tahoe", "reno", "newreno", "aimd", "sack"), default="newreno"
+    )
     tr.add_argument(
         "--drop", type=int, action="append", metavar="SEQ",
         help="drop one more transmission of packet SEQ (repeat: --drop 20 --drop 20 also "
