@@ -8,10 +8,11 @@ the bottleneck packets simulated. Predictions, impacts and errors are computed f
 tables by :mod:`tcplab.chapters.lu.analysis` when the chapter runs, so that changing an
 analysis never needs the simulations again.
 
-The book's grid is smaller than the paper's (1 to 31 parallel connections by one, six
-cross-traffic levels): the paper's grid costs about ten times the book's half hour on two
-cores (``benchmarks/bench_lu.py``). :meth:`LuParams.paper` is that grid, one parameter away:
-``tcplab data --scale paper --only lu-scenarios``.
+The book's grid is much smaller than the paper's (1 to 31 parallel connections by one, seven
+cross-traffic levels, every scenario): it is what fits a quarter of an hour on two shared
+cores; ``benchmarks/bench_lu.py`` prices both. :meth:`LuParams.paper` and
+:meth:`SensitivityParams.paper` are the larger grids, one parameter away:
+``tcplab data --scale paper --only lu-scenarios,lu-sensitivity``.
 """
 
 from __future__ import annotations
@@ -51,8 +52,8 @@ __all__ = [
 ALL_FLOWS = tuple(range(1, 32))  # the paper: 1 to 31 parallel connections
 ALL_CROSS = (0, 5, 10, 15, 20, 25, 30)  # no cross traffic (Figs. 3-8 a) and the six levels
 BOOK_FLOWS = (1, 2, 3, 5, 8, 10, 15, 20, 25, 31)  # every probe level, and the curve's shape
-GIGABIT_FLOWS = (1, 2, 5, 8, 10, 15, 20, 31)
-GIGABIT_CROSS = (0, 10, 30)
+FAST_FLOWS = (1, 2, 8, 10, 15, 31)  # the probe levels and the most: 100 Mb/s and 1 Gb/s
+FAST_CROSS = (0, 10)  # no cross traffic, and the level the paper's Figs. 3-8 b) and 13 show
 SMALL_PATH_WINDOW = 65  # packets: a 64 KB TCP buffer (65 536 bytes) of 1000-byte packets
 
 
@@ -80,19 +81,15 @@ def _cost(setup: PacketSetup) -> float:
 class LuParams:
     """The runs behind the chapter's Sections 3-5: one :class:`Grid` per scenario.
 
-    The default is the book's grid: every scenario at ten numbers of parallel connections
-    (all the probe levels the paper uses) and all seven cross-traffic levels, three replicas
-    of scenario 1 (DropTail and RED), and for the two 1 Gb/s scenarios eight numbers of
-    connections and cross traffic of 0, 10 and 30 connections.
+    The default is the book's grid: scenario 1 (1.5 Mb/s, cheap) at ten numbers of parallel
+    connections, all seven cross-traffic levels, DropTail and RED, three replicas; the five
+    fast scenarios (100 Mb/s and 1 Gb/s) at the probe levels and 31 connections
+    (:data:`FAST_FLOWS`), with no cross traffic and with 10 cross-traffic connections.
     """
 
     grids: tuple[Grid, ...] = (
         Grid(1, queues=("droptail", "red"), replicas=3),
-        Grid(2),
-        Grid(3),
-        Grid(4, GIGABIT_FLOWS, GIGABIT_CROSS),
-        Grid(5, GIGABIT_FLOWS, GIGABIT_CROSS),
-        Grid(6),
+        *(Grid(k, FAST_FLOWS, FAST_CROSS) for k in (2, 3, 4, 5, 6)),
     )
     workers: int = 2
 
@@ -147,10 +144,11 @@ VARIANTS: dict[str, tuple[Variant, str, int]] = {
 
 @dataclass(frozen=True)
 class SensitivityParams:
-    """The choices the paper leaves open, varied one at a time in scenarios 1 and 2 with
-    ``cross`` cross-traffic connections (and the run-to-run noise: two more seeds)."""
+    """The choices the paper leaves open, varied one at a time in scenario 1 (and in
+    scenario 2 at the paper's scale) with ``cross`` cross-traffic connections (and the
+    run-to-run noise: two more seeds)."""
 
-    scenarios: tuple[int, ...] = (1, 2)
+    scenarios: tuple[int, ...] = (1,)
     flows: tuple[int, ...] = (1, 2, 5, 10, 20, 31)
     cross: int = 10
     variants: tuple[str, ...] = tuple(VARIANTS)
@@ -159,6 +157,11 @@ class SensitivityParams:
     @classmethod
     def quick(cls) -> SensitivityParams:
         return cls(scenarios=(1,), flows=(1, 2, 10), workers=1)
+
+    @classmethod
+    def paper(cls) -> SensitivityParams:
+        """Scenarios 1 and 2 (a 100 Mb/s scenario costs about forty 1.5 Mb/s ones)."""
+        return cls(scenarios=(1, 2))
 
 
 def sensitivity(params: SensitivityParams, seed: int = 0) -> pd.DataFrame:
