@@ -20,7 +20,10 @@ import pytest
 from tcplab import cache, chapters, registry
 
 #: words in the names of measured columns (the rest are parameters and closed forms)
-MEASURED = ("simulated", "utilisation", "second_moment", "aggregate", "jain", "mean_m", "vs_")
+MEASURED = (
+    "simulated", "utilisation", "second_moment", "aggregate", "jain", "mean_m", "vs_",
+    "parallel_bytes",
+)  # fmt: skip
 CHAPTERS = sorted(info.name for info in pkgutil.iter_modules(chapters.__path__))
 
 

@@ -11,6 +11,7 @@ probe level is zero by construction and is left out of every error statistic (``
 from __future__ import annotations
 
 from collections.abc import Sequence
+from math import comb
 
 import numpy as np
 import pandas as pd
@@ -25,6 +26,7 @@ __all__ = [
     "advisor",
     "error_by_flows",
     "impacts",
+    "median_interval",
     "MODEL_PROBES",
     "model_check",
     "models",
@@ -118,6 +120,28 @@ def pearson(x: Sequence[float], y: Sequence[float]) -> float:
     if len(a) < 3 or a.std() == 0 or b.std() == 0:
         return float("nan")
     return float(np.corrcoef(a, b)[0, 1])
+
+
+def median_interval(
+    values: Sequence[float], confidence: float = 0.95
+) -> tuple[float, float, float]:
+    """A distribution-free confidence interval of the median of ``values``: the order
+    statistics ``x_(r)`` and ``x_(k+1-r)`` with the largest rank ``r`` whose coverage
+    ``1 - 2 P(Bin(k, 1/2) < r)`` is at least ``confidence`` (the sign-test interval). With too
+    few values for ``confidence`` (three give at most 75%), the interval is [min, max]. Returns
+    (low, high, the interval's exact coverage)."""
+    x = np.sort(np.asarray(values, dtype=float))
+    k = len(x)
+    if k == 0:
+        raise ValueError("values is empty: a median interval needs at least one value")
+
+    def below(r: int) -> float:  # P(Bin(k, 1/2) < r)
+        return sum(comb(k, i) for i in range(r)) / 2.0**k
+
+    r = 1
+    while r + 1 <= (k + 1) // 2 and 1.0 - 2.0 * below(r + 1) >= confidence:
+        r += 1
+    return float(x[r - 1]), float(x[k - r]), 1.0 - 2.0 * below(r)
 
 
 def error_by_flows(pred: pd.DataFrame) -> pd.DataFrame:
