@@ -45,6 +45,17 @@ def test_predict_gives_the_fit_and_every_prediction(capsys) -> None:
     assert linear["predicted"]["3"] == pytest.approx(3 / math.sqrt(3 * a_lin + 0.04 - 2 * a_lin))
 
 
+def test_predict_full2_gives_all_three_parameters(capsys) -> None:
+    # y = n^2 / BW^2 = 0.01 n^2 + 0.1 n + 1 (eq. 6 in the units of eq. 9), sampled at 1, 8, 15
+    y = {n: 0.01 * n * n + 0.1 * n + 1.0 for n in (1, 8, 15, 20)}
+    probes = [arg for n in (1, 8, 15) for arg in ("--probe", f"{n}:{n / math.sqrt(y[n])!r}")]
+    out = _json(["predict", *probes, "--model", "full2", "--flows", "20", "--json"], capsys)
+    assert (out["a"], out["b"], out["c"]) == pytest.approx((0.01, 0.1, 1.0), rel=1e-9)
+    assert out["predicted"]["20"] == pytest.approx(20 / math.sqrt(y[20]), rel=1e-9)
+    two = _json(["predict", *probes[:4], "--json"], capsys)
+    assert "c" not in two
+
+
 def test_an_undefined_prediction_is_null(capsys) -> None:
     out = _json(
         ["predict", "--probe", "1:10", "--probe", "2:30", "--flows", "2,3", "--json"], capsys

@@ -252,13 +252,15 @@ def _predict(args: argparse.Namespace) -> int:
         "model": args.model,
         "a": fit.a,
         "b": fit.b,
+        **({"c": fit.params[2]} if len(fit.params) > 2 else {}),  # full2: a n^2 + b n + c
         "probes": {str(n): bw for n, bw in pairs},
         "predicted": {str(n): _finite(v) for n, v in predicted.items()},
     }
     if args.json:
         print(json.dumps(summary))
     else:
-        print(f"model {args.model}: a = {fit.a:.6g}, b = {fit.b:.6g}")
+        extra = f", c = {fit.params[2]:.6g}" if len(fit.params) > 2 else ""
+        print(f"model {args.model}: a = {fit.a:.6g}, b = {fit.b:.6g}{extra}")
         for n, value in predicted.items():
             print(f"{n:>5} flows: {value:.6g}")
     return 0
