@@ -311,12 +311,17 @@ def _tame(args: argparse.Namespace) -> int:
         "runs": len(probe.runs),
         "wall_s": time.perf_counter() - started,
     }
-    if args.json:
+    _print_summary(summary, args.json)
+    return 0
+
+
+def _print_summary(summary: dict[str, Any], as_json: bool) -> None:
+    """One JSON object, or one ``key: value`` line per entry."""
+    if as_json:
         print(json.dumps(summary))
     else:
         for key, value in summary.items():
             print(f"{key:>22}: {value}")
-    return 0
 
 
 def _lu(args: argparse.Namespace) -> int:
@@ -335,11 +340,7 @@ def _lu(args: argparse.Namespace) -> int:
         **{k: _finite(v) if isinstance(v, float) else v for k, v in result.summary().items()},
     }
     summary["wall_s"] = time.perf_counter() - started
-    if args.json:
-        print(json.dumps(summary))
-    else:
-        for key, value in summary.items():
-            print(f"{key:>22}: {value}")
+    _print_summary(summary, args.json)
     return 0
 
 
