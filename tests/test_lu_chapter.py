@@ -176,3 +176,25 @@ def test_the_panels_advice_is_the_advisors(quick) -> None:
     with pytest.raises(ValueError, match="cross=7 is not recorded"):
         panel.advise(table, 1, 7, 0.3)
     assert "<svg" in to_svg(panel.advice_chart(curve, numbers))
+
+
+def test_median_interval_is_the_sign_test_interval() -> None:
+    # by hand: with three values P(Bin(3, 1/2) = 0) = 1/8 each side, so [min, max] covers 3/4
+    assert an.median_interval([3.0, 1.0, 2.0]) == (1.0, 3.0, 0.75)
+    # the sign-test table (e.g. Conover, Practical Nonparametric Statistics, Table A3):
+    # 16 values -> ranks 4 and 13 (97.9%), 41 values -> ranks 14 and 28 (97.2%)
+    low, high, cover = an.median_interval(range(1, 17))
+    assert (low, high) == (4.0, 13.0) and cover == pytest.approx(0.9787, abs=1e-4)
+    low, high, cover = an.median_interval(range(1, 42))
+    assert (low, high) == (14.0, 28.0) and cover == pytest.approx(0.9725, abs=1e-4)
+    with pytest.raises(ValueError, match="values"):
+        an.median_interval([])
+
+
+def test_a_median_claim_agrees_when_the_intervals_overlap() -> None:
+    paper = pd.Series([0.10, 0.12, 0.14])  # interval [0.10, 0.14]
+    touching = claims._median_claim("t", "s", paper, pd.Series([0.14, 0.20, 0.30]))
+    apart = claims._median_claim("t", "s", paper, pd.Series([0.15, 0.20, 0.30]))
+    below = claims._median_claim("t", "s", paper, pd.Series([0.01, 0.05, 0.099]))
+    assert touching.within and not apart.within and not below.within
+    assert touching.tolerance == pytest.approx((0.14 - 0.12) + (0.20 - 0.14))
