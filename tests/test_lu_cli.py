@@ -138,6 +138,8 @@ def test_the_papers_grid_is_one_parameter_away(tmp_path, monkeypatch) -> None:
     assert all(g.flows == tuple(range(1, 32)) and g.replicas == 2 for g in grids.values())
     assert grids[1].queues == ("droptail", "red") and set(grids) == {1, 2, 3, 4, 5, 6}
     assert all(g.cross == (0, 5, 10, 15, 20, 25, 30) for g in grids.values())
+    # the sensitivity runs add scenario 2 at the paper's scale
+    assert registry.REGISTRY["lu-sensitivity"].parameters("paper").scenarios == (1, 2)
     # an experiment without a larger grid runs its defaults
     assert registry.REGISTRY["sawtooth-paths"].parameters("paper") == registry.REGISTRY[
         "sawtooth-paths"
