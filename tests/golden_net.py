@@ -106,6 +106,21 @@ CLI_CASES: dict[str, list[str]] = {
         "morris", "--flows", "40", "--seconds", "20", "--warmup", "5", "--tcp", "tahoe-paced",
         "--queue", "droptail", "--telnet", "0", "--json",
     ],
+    "predict-partial2": [
+        "predict", "--probe", "1:2e6", "--probe", "10:12e6", "--flows", "1-31", "--json",
+    ],
+    "predict-full2": [
+        "predict", "--probe", "1:2e6", "--probe", "8:11e6", "--probe", "15:13e6", "--model",
+        "full2", "--flows", "2,20,31", "--json",
+    ],
+    "lu-scenario1-red": [
+        "lu", "--scenario", "1", "--flows", "4", "--cross", "5", "--queue", "red", "--seed",
+        "3", "--json",
+    ],
+    "tame-scenario1": [
+        "tame", "--scenario", "1", "--cross", "10", "--max-impact", "0.2", "--seed", "1",
+        "--json",
+    ],
 }  # fmt: skip
 
 
