@@ -44,6 +44,8 @@ def test_the_comparison_can_fail() -> None:
     assert net.table_differences(table, nudged)
     assert net.table_differences(table, table.assign(queue=["red", "droptail"]))
     assert net.table_differences(table, table.rename(columns={"flows": "n"}))
+    timed = table.assign(wall_s=[0.1, 0.2])
+    assert not net.table_differences(timed, timed.assign(wall_s=[0.3, 0.4]))
     assert net.value_differences({"a": [1.0, 2.0]}, {"a": [1.0, 2.0 + 1e-9]})
     assert net.value_differences({"a": 1}, {"a": 1, "b": 2})
     assert not net.value_differences({"a": [1.0, float("nan")]}, {"a": [1.0, float("nan")]})

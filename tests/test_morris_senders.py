@@ -204,3 +204,15 @@ def test_drop_log_records_every_refused_arrival() -> None:
     assert log.buffer == 2
     with pytest.raises(ValueError, match="inner"):
         DropLog(object())
+
+
+def test_reset_backoff_ends_the_backoff_at_the_first_new_ack() -> None:
+    """Packet 0 lost twice (time-outs of 1 and 2 s), then packet 1 lost: TCP keeps the
+    back-off (Karn: no RTT sample from a retransmission) and waits 4 s; with Lemma 2's
+    assumption the acknowledged retransmission ended it and the wait is the base 1 s."""
+    fields = {f: getattr(BASE, f) for f in TcpConfig.__dataclass_fields__}
+    karn, _, _ = one_flow(Logged, RemedyConfig(**fields), [0, 0, 1], 20.0)
+    assert _waits(karn) == pytest.approx([1.0, 2.0, 4.0])
+    lemma, _, _ = one_flow(Logged, RemedyConfig(**fields, reset_backoff=True), [0, 0, 1], 20.0)
+    assert _waits(lemma) == pytest.approx([1.0, 2.0, 1.0])
+    assert RemedyConfig(reset_backoff=True).remedies == ("resetbackoff",)

@@ -11,10 +11,12 @@ import ipywidgets as w
 import pandas as pd
 import pytest
 
-from tcplab import widgets
+from tcplab import cache, widgets
 from tcplab.chapters.bmc import panel as bmc_panel
 from tcplab.chapters.insensitivity import panel as insensitivity_panel
+from tcplab.chapters.lu import panel as lu_panel
 from tcplab.chapters.microscope import panel as microscope_panel
+from tcplab.chapters.morris import panel as morris_panel
 from tcplab.chapters.packets import panel as packets_panel
 from tcplab.chapters.sawtooth import panel as sawtooth_panel
 
@@ -23,6 +25,8 @@ PANELS: dict[str, Callable[[], widgets.LivePanel]] = {
     "insensitivity": insensitivity_panel.example1_panel,
     "packets": lambda: packets_panel.packets_panel(flows=3, buffer=10),
     "microscope": microscope_panel.microscope_panel,
+    "morris": lambda: morris_panel.morris_panel(flows=5),
+    "lu": lambda: lu_panel.tame_panel(cache.load(cache.Entry("lu-scenarios"))[0]),
     "bmc": bmc_panel.manager_panel,
 }
 

@@ -211,8 +211,10 @@ def cached(
     """Read ``name`` from data/ if this code made it with these parameters, else compute it.
 
     Only full-scale results are stored: quick runs (tests, CI) are computed and returned.
+    Another scale (an experiment's larger ``paper`` grid) is stored as ``<name>.<scale>``,
+    beside the full-scale result the book reads.
     """
-    entry = Entry(name, folder or DATA_DIR)
+    entry = Entry(name if scale in ("full", "quick") else f"{name}.{scale}", folder or DATA_DIR)
     modules = list(modules)
     wanted = {"params": jsonable(params), "seed": seed, "scale": scale}
     found = None if refresh else load(entry)
@@ -224,7 +226,7 @@ def cached(
     started = time.perf_counter()
     table = compute()
     wall = time.perf_counter() - started
-    if scale == "full":
+    if scale != "quick":
         meta = {
             **wanted,
             "name": name,

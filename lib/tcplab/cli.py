@@ -154,6 +154,31 @@ def _packet(args: argparse.Namespace) -> int:
     return 0
 
 
+def _morris(args: argparse.Namespace) -> int:
+    from .chapters.morris.measures import summarise  # simpy is only needed here
+    from .chapters.morris.runs import SENDERS, morris_setup
+    from .chapters.morris.topology import run_morris
+
+    flows = check_int("--flows", args.flows, 1, 100_000)
+    buffer = check_int("--buffer", args.buffer, 4 if args.queue == "red" else 1, 1_000_000)
+    seconds = check_range("--seconds", args.seconds, 0.0, 1e6, low_open=True)
+    warmup = check_range("--warmup", args.warmup, 0.0, seconds, high_open=True)
+    setup = morris_setup(
+        flows, buffer=buffer, queue=check_choice("--queue", args.queue, ("red", "droptail")),
+        sender=check_choice("--tcp", args.tcp, SENDERS), seconds=seconds, warmup=warmup,
+        seed=check_int("--seed", args.seed, 0), telnet=check_int("--telnet", args.telnet, 0, 1000),
+    )  # fmt: skip
+    summary = summarise(run_morris(setup))
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        for key, value in summary.items():
+            shown = ", ".join(f"{v:.3f}" for v in value if v is not None) if isinstance(
+                value, list) else value  # fmt: skip
+            print(f"{key:>22}: {shown}")
+    return 0
+
+
 def _trace(args: argparse.Namespace) -> int:
     from .packet.trace import run_trace  # simpy is only needed here
 
@@ -252,6 +277,155 @@ def _bmc(args: argparse.Namespace) -> int:
     return 0
 
 
+def _levels(flag: str, text: str) -> list[int]:
+    """``"1-31"`` -> 1..31, ``"1,2,5"`` -> [1, 2, 5]; a bad entry names the flag."""
+    try:
+        if "-" in text:
+            low, _, high = text.partition("-")
+            levels = list(range(int(low), int(high) + 1))
+        else:
+            levels = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise UsageError(f"{flag} {text!r} is not a range A-B or a list A,B,... of flows") from None
+    if not levels or min(levels) < 1:
+        raise UsageError(f"{flag} {text!r}: the numbers of flows must be in [1, inf)")
+    return sorted(set(levels))
+
+
+def _probe_pairs(texts: Sequence[str]) -> list[tuple[int, float]]:
+    """``--probe N:THROUGHPUT`` values, checked: N >= 1, all different, throughputs > 0."""
+    pairs: list[tuple[int, float]] = []
+    for text in texts:
+        n_text, _, bw_text = text.partition(":")
+        try:
+            n, bw = int(n_text), float(bw_text)
+        except ValueError:
+            raise UsageError(f"--probe {text!r} is not N:THROUGHPUT (flows N >= 1)") from None
+        if n < 1:
+            raise UsageError(f"--probe {text}: flows={n} is outside the allowed range [1, inf)")
+        if not (bw > 0 and np.isfinite(bw)):
+            raise UsageError(
+                f"--probe {text}: throughput={bw_text} is outside the allowed range (0, inf)"
+            )
+        if n in [m for m, _ in pairs]:
+            raise UsageError(
+                f"--probe: two probes at flows={n}; the probes need different numbers of "
+                "flows in [1, inf)"
+            )
+        pairs.append((n, bw))
+    return pairs
+
+
+def _finite(value: float) -> float | None:
+    """JSON has no NaN: an undefined prediction is null."""
+    return float(value) if np.isfinite(value) else None
+
+
+def _predict(args: argparse.Namespace) -> int:
+    from .theory.lu import PROBES_NEEDED, fit_probes
+
+    pairs = _probe_pairs(args.probe or [])
+    need = PROBES_NEEDED[args.model]
+    if len(pairs) < need:
+        raise UsageError(f"--probe: model {args.model} needs {need} probes N:THROUGHPUT")
+    fit = fit_probes(pairs, args.model)
+    predicted = fit.predict(_levels("--flows", args.flows))
+    summary = {
+        "model": args.model,
+        "a": fit.a,
+        "b": fit.b,
+        **({"c": fit.params[2]} if len(fit.params) > 2 else {}),  # full2: a n^2 + b n + c
+        "probes": {str(n): bw for n, bw in pairs},
+        "predicted": {str(n): _finite(v) for n, v in predicted.items()},
+    }
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        extra = f", c = {fit.params[2]:.6g}" if len(fit.params) > 2 else ""
+        print(f"model {args.model}: a = {fit.a:.6g}, b = {fit.b:.6g}{extra}")
+        for n, value in predicted.items():
+            print(f"{n:>5} flows: {value:.6g}")
+    return 0
+
+
+def _scenario_flag(scenario: int) -> int:
+    from .chapters.lu.scenarios import SCENARIOS
+
+    if scenario not in SCENARIOS:
+        known = ", ".join(str(k) for k in SCENARIOS)
+        raise UsageError(f"--scenario={scenario} is outside the allowed range: one of {known}")
+    return scenario
+
+
+def _tame(args: argparse.Namespace) -> int:
+    from .tame import PacketProbe, tame_parallel_tcp
+
+    scenario = _scenario_flag(args.scenario)
+    if not 0.0 < args.max_impact < 1.0:
+        raise UsageError(f"--max-impact={args.max_impact:g} is outside the allowed range (0, 1)")
+    probes = _levels("--probes", args.probes)
+    if len(probes) != len(args.probes.split(",")) or len(probes) < 2:
+        raise UsageError(
+            f"--probes {args.probes}: two different numbers of flows in [1, inf), e.g. 1,10"
+        )
+    started = time.perf_counter()
+    probe = PacketProbe(scenario, check_int("cross", args.cross, 0), args.queue, args.seed)
+    advice = tame_parallel_tcp(
+        probe, args.max_impact, probes=probes, max_flows=args.max_flows, min_gain=args.min_gain
+    )
+    chosen = probe.run(advice.flows)
+    base = probe.run(1).cross_bytes_per_s
+    simulated_impact = 1.0 - chosen.cross_bytes_per_s / base if base > 0 else float("nan")
+    summary = {
+        "scenario": scenario,
+        "cross": args.cross,
+        "queue": args.queue,
+        "max_impact": args.max_impact,
+        "flows": advice.flows,
+        "predicted_bytes_per_s": advice.throughput,
+        "simulated_bytes_per_s": chosen.parallel_bytes_per_s,
+        "predicted_impact": advice.impact,
+        "simulated_impact": _finite(simulated_impact),
+        "stopped_by": advice.stopped_by,
+        "a": advice.fit.a,
+        "b": advice.fit.b,
+        "probes": {str(n): bw for n, bw in advice.probes.items()},
+        "runs": len(probe.runs),
+        "wall_s": time.perf_counter() - started,
+    }
+    _print_summary(summary, args.json)
+    return 0
+
+
+def _print_summary(summary: dict[str, Any], as_json: bool) -> None:
+    """One JSON object, or one ``key: value`` line per entry."""
+    if as_json:
+        print(json.dumps(summary))
+    else:
+        for key, value in summary.items():
+            print(f"{key:>22}: {value}")
+
+
+def _lu(args: argparse.Namespace) -> int:
+    from .chapters.lu.scenarios import run_scenario
+
+    scenario = _scenario_flag(args.scenario)
+    started = time.perf_counter()
+    cross = check_int("cross", args.cross, 0)
+    result = run_scenario(scenario, check_int("flows", args.flows, 1), cross, args.queue, args.seed)
+    summary = {
+        "scenario": scenario,
+        "flows": args.flows,
+        "cross": args.cross,
+        "queue": args.queue,
+        "seed": args.seed,
+        **{k: _finite(v) if isinstance(v, float) else v for k, v in result.summary().items()},
+    }
+    summary["wall_s"] = time.perf_counter() - started
+    _print_summary(summary, args.json)
+    return 0
+
+
 def _list(args: argparse.Namespace) -> int:
     for name, experiment in sorted(registry.REGISTRY.items()):
         print(f"{name:28} {experiment.description}")
@@ -273,7 +447,7 @@ def _data(args: argparse.Namespace) -> int:
         check_choice("experiment", name, registry.REGISTRY)
     for name in tqdm(names, desc="experiments", unit="exp", file=sys.stderr):
         started = time.perf_counter()
-        table = registry.run(name, scale="full", seed=args.seed, refresh=not args.keep)
+        table = registry.run(name, scale=args.scale, seed=args.seed, refresh=not args.keep)
         tqdm.write(
             f"{name}: {len(table)} rows in {time.perf_counter() - started:.1f} s", file=sys.stderr
         )
@@ -350,6 +524,23 @@ def _parser() -> _Parser:
     pkt.add_argument("--json", action="store_true", help="print one JSON object")
     pkt.set_defaults(handler=_packet)
 
+    mor = commands.add_parser(
+        "morris", help="Morris (1997): N Tahoe flows through RED, his Figure 2 set-up"
+    )
+    mor.add_argument("--flows", type=int, required=True, help="greedy TCP flows N, >= 1")
+    mor.add_argument("--buffer", type=int, default=217, help="router A's buffer, packets")
+    mor.add_argument("--seconds", type=float, default=200.0, help="simulated seconds")
+    mor.add_argument("--warmup", type=float, default=20.0, help="seconds not measured")
+    mor.add_argument(
+        "--tcp", default="tahoe",
+        help="tahoe, reno, newreno or tahoe-<remedy> (backoff4, paced, slowgrowth, ...)",
+    )  # fmt: skip
+    mor.add_argument("--queue", default="red", help="red (Figure 2) or droptail")
+    mor.add_argument("--telnet", type=int, default=5, help="telnet-like sessions, 0..1000")
+    mor.add_argument("--seed", type=int, default=0)
+    mor.add_argument("--json", action="store_true", help="print one JSON object")
+    mor.set_defaults(handler=_morris)
+
     tr = commands.add_parser(
         "trace", help="one TCP flow, chosen packets dropped: every sender event (loss script)"
     )
@@ -408,6 +599,49 @@ def _parser() -> _Parser:
     pm.add_argument("--json", action="store_true", help="print one JSON object")
     pm.set_defaults(handler=_bmc)
 
+    pre = commands.add_parser(
+        "predict", help="parallel TCP throughput at every n from two probes (Lu et al.)"
+    )
+    pre.add_argument(
+        "--probe", action="append", metavar="N:THROUGHPUT",
+        help="throughput measured with N parallel flows (repeat: two probes, three for full2)",
+    )  # fmt: skip
+    pre.add_argument("--flows", default="1-31", help="numbers of flows to predict: A-B or A,B,...")
+    pre.add_argument("--model", choices=("partial2", "linear", "full2"), default="partial2")
+    pre.add_argument("--json", action="store_true", help="print one JSON object")
+    pre.set_defaults(handler=_predict)
+
+    tam = commands.add_parser(
+        "tame", help="TameParallelTCP: the advisor against the packet model (Lu et al.)"
+    )
+    tam.add_argument("--scenario", type=int, required=True, help="Lu et al.'s scenario, 1-6")
+    tam.add_argument("--cross", type=int, default=10, help="cross-traffic flows, >= 0")
+    tam.add_argument(
+        "--max-impact", type=float, required=True,
+        help="largest relative drop of each cross flow's throughput allowed, in (0, 1)",
+    )  # fmt: skip
+    tam.add_argument("--probes", default="1,10", help="the two probes' numbers of flows")
+    tam.add_argument("--max-flows", type=int, default=31, help="most flows considered, >= 1")
+    tam.add_argument(
+        "--min-gain", type=float, default=0.01,
+        help="stop when one more flow adds less than this fraction (0.01)",
+    )  # fmt: skip
+    tam.add_argument("--queue", choices=("droptail", "red"), default="droptail")
+    tam.add_argument("--seed", type=int, default=0)
+    tam.add_argument("--json", action="store_true", help="print one JSON object")
+    tam.set_defaults(handler=_tame)
+
+    lu = commands.add_parser(
+        "lu", help="one run of Lu et al.'s scenarios: parallel flows and cross traffic"
+    )
+    lu.add_argument("--scenario", type=int, required=True, help="Lu et al.'s scenario, 1-6")
+    lu.add_argument("--flows", type=int, required=True, help="parallel TCP flows, >= 1")
+    lu.add_argument("--cross", type=int, required=True, help="cross-traffic flows, >= 0")
+    lu.add_argument("--queue", choices=("droptail", "red"), default="droptail")
+    lu.add_argument("--seed", type=int, default=0)
+    lu.add_argument("--json", action="store_true", help="print one JSON object")
+    lu.set_defaults(handler=_lu)
+
     listing = commands.add_parser("list", help="list the experiments behind the book")
     listing.set_defaults(handler=_list)
 
@@ -423,6 +657,11 @@ def _parser() -> _Parser:
     data.add_argument("--only", nargs="+", metavar="NAME", help="only these experiments")
     data.add_argument("--seed", type=int, default=0)
     data.add_argument("--keep", action="store_true", help="keep results that are up to date")
+    data.add_argument(
+        "--scale", choices=("full", "paper"), default="full",
+        help="paper: the paper's own grid where it is larger than the book's (lu-scenarios), "
+        "stored as data/<name>.paper.csv",
+    )  # fmt: skip
     data.set_defaults(handler=_data)
     return parser
 

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Experiment", "REGISTRY", "SCALES", "run", "run_all"]
 
-SCALES = ("full", "quick")
+SCALES = ("full", "quick", "paper")
 CHAPTERS = "tcplab.chapters"
 
 
@@ -56,9 +56,16 @@ class Experiment:
         return _load(where)
 
     def parameters(self, scale: str) -> Any:
+        """The parameters of ``scale``: ``full`` (the defaults), ``quick``, or ``paper``
+        (the paper's grid, where an experiment's is larger than the book's: its ``paper()``;
+        else the defaults)."""
         check_choice("scale", scale, SCALES)
         params = self.parameter_class()
-        return params() if scale == "full" else params.quick()
+        if scale == "quick":
+            return params.quick()
+        if scale == "paper" and hasattr(params, "paper"):
+            return params.paper()
+        return params()
 
     def modules(self) -> tuple[str, ...]:
         """Every tcplab module the computation imports, directly or not."""
@@ -106,7 +113,8 @@ REGISTRY: Mapping[str, Experiment] = _Registry()
 
 
 def run(name: str, *, scale: str = "full", seed: int = 0, refresh: bool = False) -> pd.DataFrame:
-    """The result of experiment ``name`` at ``scale``: cached in data/ when full scale."""
+    """The result of experiment ``name`` at ``scale``: cached in data/ when full scale (and
+    as ``<name>.paper`` at the paper's scale)."""
     from . import cache
 
     check_choice("experiment", name, REGISTRY)

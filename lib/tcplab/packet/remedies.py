@@ -18,6 +18,10 @@ copy: with every option off it sends exactly the same packets (tests/test_morris
   twice the current gap or the expired time-out, whichever is longer: the interval backs off
   exponentially and recovers linearly, "the same exponential/linear approach for retransmit
   backoff as for window size" (Sec. 9).
+* ``reset_backoff = True`` is not a remedy but the assumption of Morris's Lemma 2, that a
+  flow whose retransmission is acknowledged leaves its back-off stage: the time-out's back-off
+  ends at the first ACK of new data, where TCP (Karn's rule) keeps it until an RTT sample,
+  which only a packet sent for the first time can give.
 * ``doubling_packets = D``: the window grows by at most a factor 2^(acked/D) for ``acked``
   packets acknowledged, i.e. it doubles at most every D packets. Standard TCP's increase is
   kept when it is smaller, so the cap binds only for small windows (in congestion avoidance
@@ -47,11 +51,13 @@ REMEDIES: dict[str, dict[str, Any]] = {
 @dataclass(frozen=True)
 class RemedyConfig(TcpConfig):
     """:class:`TcpConfig` plus Morris's remedies (see the module docstring); the defaults
-    (``backoff_factor`` 2, ``pace_steps`` 0, ``doubling_packets`` None) are standard TCP."""
+    (``backoff_factor`` 2, ``pace_steps`` 0, ``doubling_packets`` None, ``reset_backoff``
+    False) are standard TCP."""
 
     backoff_factor: float = 2.0
     pace_steps: int = 0
     doubling_packets: float | None = None
+    reset_backoff: bool = False
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -70,6 +76,8 @@ class RemedyConfig(TcpConfig):
             on.append("paced")
         if self.doubling_packets is not None:
             on.append("slowgrowth")
+        if self.reset_backoff:
+            on.append("resetbackoff")
         return tuple(on)
 
 
@@ -91,6 +99,7 @@ class RemedySender(TcpSender):
         self._steps = int(getattr(config, "pace_steps", 0))
         doubling = getattr(config, "doubling_packets", None)
         self._ln2_per_packet = None if doubling is None else math.log(2.0) / doubling
+        self._reset = bool(getattr(config, "reset_backoff", False))
         self._gap = 0.0  # pacing: the gap before the next packet (0: not pacing)
         self._step = 0.0  # ... and how much shorter each gap is than the one before
         self._next_send = 0.0
@@ -106,6 +115,11 @@ class RemedySender(TcpSender):
             return min(self.base_rto * self.backoff, self.config.max_rto)
         exponent = self.backoff.bit_length() - 1
         return min(self.base_rto * self._factor**exponent, self.config.max_rto)
+
+    def on_ack(self, event: Call) -> None:
+        if self._reset and event._value[1] > self.snd_una:
+            self.backoff = 1  # Lemma 2: an acknowledged retransmission ends the back-off
+        super().on_ack(event)
 
     def _timeout(self) -> None:
         if self._steps:

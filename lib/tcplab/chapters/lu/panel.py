@@ -1,0 +1,155 @@
+"""Live panel of the Lu et al. chapter: TameParallelTCP in any scenario, from the recorded
+curves or (scenario 1) from fresh packet runs.
+
+Pick the scenario, the cross traffic, the probe pair, the impact limit and the marginal-gain
+floor; the panel runs the advisor (:func:`tcplab.tame.tame_parallel_tcp`) and draws its
+predicted curve and impact beside the simulated ones, with the number of flows it chose. With
+"simulate" it probes scenario 1 in the packet model (a run takes a fraction of a second);
+otherwise it reads the probes from the chapter's table. Like every panel of the book
+(:mod:`tcplab.widgets`) it needs a kernel and shows a note on the static page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import altair as alt
+import ipywidgets as w
+import numpy as np
+import pandas as pd
+
+from tcplab.charts import FORMULA, OURS, PAPER, ROLE_COLOURS
+from tcplab.checks import check_choice
+from tcplab.tame import PacketProbe, table_probe, tame_parallel_tcp
+from tcplab.widgets import LivePanel, live_panel
+
+from .analysis import CROSS, PARALLEL
+
+__all__ = ["advise", "advice_chart", "tame_panel"]
+
+PAIRS = {"(1, 8)": (1, 8), "(1, 10)": (1, 10), "(1, 15)": (1, 15), "(1, 2)": (1, 2)}
+SOURCES = ("recorded", "simulate")
+
+
+def advise(
+    table: pd.DataFrame,
+    scenario: int = 1,
+    cross: int = 10,
+    max_impact: float = 0.2,
+    probes: str = "(1, 10)",
+    min_gain: float = 0.01,
+    source: str = "recorded",
+    seed: int = 0,
+) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """Run the advisor and return (curve, numbers): the curve has, per number of flows, the
+    predicted throughput and impact and (where simulated) the measured ones; the numbers are
+    the choice, its predicted and simulated values and what stopped the search."""
+    check_choice("probes", probes, PAIRS)
+    check_choice("source", source, SOURCES)
+    runs = table[
+        (table["scenario"] == scenario) & (table["queue"] == "droptail")
+        & (table["cross"] == cross) & (table["replica"] == 0)
+    ].set_index("flows").sort_index()  # fmt: skip
+    if source == "simulate":
+        if scenario != 1:
+            raise ValueError(f"scenario={scenario}: only scenario 1 is simulated live (1.5 Mb/s)")
+        probe: Any = PacketProbe(1, cross, seed=seed)
+    else:
+        if runs.empty:
+            raise ValueError(f"cross={cross} is not recorded for scenario {scenario}")
+        if not all(n in runs.index for n in PAIRS[probes]):
+            raise ValueError(f"probes={probes} are not both recorded for scenario {scenario}")
+        probe = table_probe(dict(runs[PARALLEL]))
+    advice = tame_parallel_tcp(probe, max_impact, probes=PAIRS[probes], min_gain=min_gain)
+    curve = advice.curve()
+    if source == "simulate":
+        done = probe.run(advice.flows)
+        base = probe.run(1)
+        measured = {n: r.parallel_bytes_per_s for n, r in probe.runs.items()}
+        impact = {n: 1 - r.cross_bytes_per_s / base.cross_bytes_per_s if cross else np.nan
+                  for n, r in probe.runs.items()}  # fmt: skip
+        simulated = (done.parallel_bytes_per_s, impact[advice.flows])
+    else:
+        measured = dict(runs[PARALLEL])
+        impact = dict(1 - runs[CROSS] / runs.loc[1, CROSS]) if cross and 1 in runs.index else {}
+        simulated = (measured.get(advice.flows, np.nan), impact.get(advice.flows, np.nan))
+    curve["measured"] = curve["flows"].map(measured)
+    curve["measured_impact"] = curve["flows"].map(impact) if impact else np.nan
+    numbers = {
+        "flows": advice.flows,
+        "predicted": advice.throughput,
+        "predicted_impact": advice.impact,
+        "simulated": float(simulated[0]),
+        "simulated_impact": float(simulated[1]),
+        "stopped_by": advice.stopped_by,
+        "probes": advice.probes,
+    }
+    return curve, numbers
+
+
+def advice_chart(curve: pd.DataFrame, numbers: dict[str, Any], title: str = "") -> alt.VConcatChart:
+    """The advisor's predicted throughput and impact (lines), the simulated ones (dots), the
+    probes (diamonds) and the chosen number of flows (rule)."""
+    data = curve.assign(
+        predicted_mbps=curve["throughput"] / 1e6, measured_mbps=curve["measured"] / 1e6
+    ).round(5)
+    x = alt.X("flows:Q", title="parallel TCP flows n", scale=alt.Scale(domain=[0, 32]))
+    chosen = alt.Chart(pd.DataFrame({"flows": [numbers["flows"]]})).mark_rule(
+        color="#888888", strokeDash=[4, 3]
+    ).encode(x="flows:Q")  # fmt: skip
+    probes = pd.DataFrame(
+        {"flows": list(numbers["probes"]), "mbps": [v / 1e6 for v in numbers["probes"].values()]}
+    )
+    top = alt.layer(
+        alt.Chart(data).mark_line(color=ROLE_COLOURS[FORMULA]).encode(
+            x=x, y=alt.Y("predicted_mbps:Q", title="parallel TCP (MB/s)")),
+        alt.Chart(data).mark_point(filled=True, color=ROLE_COLOURS[OURS]).encode(
+            x=x, y="measured_mbps:Q"),
+        alt.Chart(probes).mark_point(shape="diamond", size=150, color=ROLE_COLOURS[PAPER],
+                                     filled=False, strokeWidth=2).encode(x=x, y="mbps:Q"),
+        chosen,
+    ).properties(width=420, height=200, title=title)  # fmt: skip
+    bottom = alt.layer(
+        alt.Chart(data).mark_line(color=ROLE_COLOURS[FORMULA]).encode(
+            x=x, y=alt.Y("impact:Q", title="impact on cross traffic")),
+        alt.Chart(data).mark_point(filled=True, color=ROLE_COLOURS[OURS]).encode(
+            x=x, y="measured_impact:Q"),
+        chosen,
+    ).properties(width=420, height=140)  # fmt: skip
+    return alt.vconcat(top, bottom)
+
+
+def tame_panel(table: pd.DataFrame) -> LivePanel:
+    """Controls for the scenario, cross traffic, probes, impact limit, gain floor and the
+    source of the probes; redraws the advisor's answer."""
+    style = {"description_width": "initial"}
+    scenario = w.Dropdown(options=sorted(table["scenario"].unique().tolist()), value=1,
+                          description="scenario", style=style)  # fmt: skip
+    levels = sorted(table["cross"].unique().tolist())
+    cross = w.Dropdown(options=levels, value=10 if 10 in levels else levels[-1],
+                       description="cross flows", style=style)  # fmt: skip
+    pair = w.Dropdown(options=list(PAIRS), value="(1, 10)", description="probes", style=style)
+    limit = w.FloatSlider(0.2, min=0.05, max=0.6, step=0.05, description="max impact",
+                          style=style)  # fmt: skip
+    gain = w.FloatSlider(0.01, min=0.0, max=0.05, step=0.005, description="min gain",
+                         readout_format=".3f", style=style)  # fmt: skip
+    source = w.ToggleButtons(options=list(SOURCES), value="recorded", description="probes from")
+
+    def redraw() -> alt.TopLevelMixin:
+        curve, numbers = advise(table, scenario.value, cross.value, limit.value, pair.value,
+                                gain.value, source.value)  # fmt: skip
+        title = [
+            f"scenario {scenario.value}, {cross.value} cross flows: open "
+            f"{numbers['flows']} flows (stopped by {numbers['stopped_by']})",
+            f"predicted {numbers['predicted'] / 1e6:.3g} MB/s, impact "
+            f"{numbers['predicted_impact']:.1%}; simulated {numbers['simulated'] / 1e6:.3g} MB/s,"
+            f" {numbers['simulated_impact']:.1%}",
+        ]
+        return advice_chart(curve, numbers, title=title)  # type: ignore[arg-type]
+
+    return live_panel(
+        [scenario, cross, pair, limit, gain, source],
+        redraw,
+        "Choose a scenario, the cross traffic, the probes and the impact you allow; the advisor "
+        "answers from the recorded curves, or probes scenario 1 in the packet model.",
+    )

@@ -1,0 +1,116 @@
+"""Charts of the ns-3 cross-check: how far apart the two simulators are, and how fast.
+
+:func:`ratio_chart` puts one dot per scenario and quantity at tcplab's mean over ns-3's (1 is
+agreement; the bar is the 95% interval of the difference, divided by ns-3's mean), with the
+packet model's two timers as two colours and a drop-down to choose the quantity (a Vega-Lite
+param, so it works on a static page). :func:`speed_chart` draws bottleneck packets per
+wall-second against N for both simulators.
+"""
+
+from __future__ import annotations
+
+import altair as alt
+import numpy as np
+import pandas as pd
+
+from tcplab.charts import PALETTE, PAPER
+
+from .claims import METRICS
+
+__all__ = ["ratio_chart", "speed_chart", "scenario_label"]
+
+TIMER_NAMES = {
+    "bsd": "tcplab, timer restarted at fast retransmit",
+    "rfc6298": "tcplab, RFC 6298 timer (as ns-3)",
+}
+
+
+def scenario_label(row: pd.Series) -> str:
+    """A short name for a scenario: queue, buffer, N, TCP, delayed ACKs."""
+    delack = ", delayed ACKs" if row["delayed_ack_ms"] else ""
+    return f"{row['queue']} b={int(row['buffer'])} N={int(row['flows'])} {row['tcp']}{delack}"
+
+
+def _ratios(table: pd.DataFrame) -> pd.DataFrame:
+    rows = []
+    for _, row in table.iterrows():
+        for metric, name in METRICS.items():
+            theirs = row[f"{metric}_ns3"]
+            if not theirs:
+                continue
+            rows.append(
+                {
+                    "scenario": scenario_label(row),
+                    "flows": int(row["flows"]),
+                    "timer": TIMER_NAMES[row["timer"]],
+                    "quantity": name,
+                    "ratio": row[f"{metric}_tcplab"] / theirs,
+                    "low": (row[f"{metric}_tcplab"] - row[f"{metric}_tolerance"]) / theirs,
+                    "high": (row[f"{metric}_tcplab"] + row[f"{metric}_tolerance"]) / theirs,
+                }
+            )
+    out = pd.DataFrame(rows)
+    return out.replace([np.inf, -np.inf], np.nan).dropna(subset=["ratio"])
+
+
+def ratio_chart(table: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
+    """tcplab / ns-3 per scenario for the quantity chosen in the drop-down."""
+    data = _ratios(table)
+    names = list(METRICS.values())
+    pick = alt.param(
+        name="quantity",
+        value=names[1],
+        bind=alt.binding_select(options=names, name="quantity "),
+    )
+    order = sorted(
+        data["scenario"].unique(),
+        key=lambda s: (s.split()[0], int(s.split("N=")[1].split()[0]), s),
+    )
+    y = alt.Y("scenario:N", sort=order, title=None)
+    colour = alt.Color(
+        "timer:N",
+        scale=alt.Scale(domain=list(TIMER_NAMES.values()), range=PALETTE[:2]),
+        legend=alt.Legend(title=None, orient="bottom", direction="vertical"),
+    )
+    base = alt.Chart(data).transform_filter(alt.datum.quantity == pick)
+    x = alt.X("ratio:Q", scale=alt.Scale(type="log"), title="tcplab / ns-3 (log scale)")
+    bars = base.mark_rule(strokeWidth=2, opacity=0.5).encode(
+        x=alt.X("low:Q", scale=alt.Scale(type="log")), x2="high:Q", y=y, color=colour,
+        yOffset="timer:N",
+    )  # fmt: skip
+    dots = base.mark_point(filled=True, size=70).encode(
+        x=x, y=y, color=colour, yOffset="timer:N",
+        tooltip=["scenario", "timer", "quantity", alt.Tooltip("ratio:Q", format=".3f")],
+    )  # fmt: skip
+    one = alt.Chart(pd.DataFrame({"ratio": [1.0]})).mark_rule(color=PAPER).encode(x="ratio:Q")
+    return (
+        alt.layer(bars, dots, one)
+        .add_params(pick)
+        .properties(width=460, height=alt.Step(26), title="The packet model over ns-3")
+    )
+
+
+def speed_chart(tcplab: pd.DataFrame, ns3: pd.DataFrame) -> alt.Chart:
+    """Bottleneck packets per wall-second against N, each simulator's runs as dots."""
+    ours = tcplab[tcplab["timer"] == "bsd"]
+    data = pd.concat(
+        [
+            pd.DataFrame({"flows": ours["flows"], "speed": ours["packets_per_wall_s"],
+                          "simulator": "tcplab (simpy)", "tcp": ours["tcp"]}),
+            pd.DataFrame({"flows": ns3["flows"], "speed": ns3["packets_per_wall_s"],
+                          "simulator": "ns-3 3.44 (C++, from Python)", "tcp": ns3["tcp"]}),
+        ]
+    )  # fmt: skip
+    return (
+        alt.Chart(data)
+        .mark_point(filled=True, opacity=0.7)
+        .encode(
+            x=alt.X("flows:Q", scale=alt.Scale(type="log"), title="connections N"),
+            y=alt.Y("speed:Q", scale=alt.Scale(type="log"),
+                    title="bottleneck packets per wall-second"),
+            color=alt.Color("simulator:N", scale=alt.Scale(range=[PALETTE[0], PAPER])),
+            shape=alt.Shape("tcp:N"),
+            tooltip=["simulator", "tcp", "flows", alt.Tooltip("speed:Q", format=",.0f")],
+        )  # fmt: skip
+        .properties(title="Speed on the same machine")
+    )
