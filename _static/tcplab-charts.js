@@ -103,11 +103,68 @@
     return true;
   }
 
+  // Titles longer than the room break into lines, at spaces.
+  function wrapTitles(spec, room) {
+    var config = spec.config || {};
+    var size = (config.title && config.title.fontSize) || 13;
+    var perLine = Math.max(12, Math.floor((room - 16) / (size * 0.6)));
+    var changed = false;
+    function lines(text) {
+      var out = [];
+      var line = "";
+      text.split(" ").forEach(function (word) {
+        if (line && (line + " " + word).length > perLine) {
+          out.push(line);
+          line = word;
+        } else {
+          line = line ? line + " " + word : word;
+        }
+      });
+      if (line) out.push(line);
+      return out;
+    }
+    function visit(node) {
+      if (!node || typeof node !== "object" || Array.isArray(node)) return;
+      var title = node.title;
+      if (typeof title === "string" && title.length > perLine) {
+        node.title = lines(title);
+        changed = true;
+      } else if (title && typeof title.text === "string" && title.text.length > perLine) {
+        title.text = lines(title.text);
+        changed = true;
+      }
+      ["spec", "vconcat", "hconcat", "concat", "layer"].forEach(function (key) {
+        var child = node[key];
+        if (Array.isArray(child)) child.forEach(visit);
+        else visit(child);
+      });
+    }
+    visit(spec);
+    return changed;
+  }
+
   // How many panels of the chart's views fit side by side in `available` pixels.
   function columnsFor(spec, config, available) {
     var inner = spec.spec || spec;
     var width = baseWidth(inner, config);
     return Math.max(1, Math.floor((available - 60) / (Math.min(width, available) + FACET_GAP)));
+  }
+
+  // The width of the widest view in the spec (0 when no view has a width of its own).
+  function widestView(spec, config) {
+    var widest = 0;
+    (function visit(node) {
+      if (!node || typeof node !== "object") return;
+      if (Array.isArray(node)) return node.forEach(visit);
+      if (isView(node)) {
+        widest = Math.max(widest, baseWidth(node, config));
+        return;
+      }
+      ["spec", "vconcat", "hconcat", "concat"].forEach(function (key) {
+        if (key in node) visit(node[key]);
+      });
+    })(spec);
+    return widest;
   }
 
   // Multiply the width of every view in the spec by `factor` (never below MIN_VIEW_WIDTH).
@@ -153,10 +210,14 @@
       renderer: "svg",
       actions: { export: true, source: false, compiled: false, editor: false },
       i18n: { CLICK_TO_VIEW_ACTIONS: "Save this chart as SVG or PNG" },
+      // the SVG is one image with a name (label() below): its marks and axes are not read
+      // out one by one, so Vega gives them no ARIA roles of their own
+      config: { aria: false, mark: { aria: false } },
     };
     if (isDark()) {
       options.theme = "dark";
-      options.config = { text: { color: "#e6e6e6" }, background: "transparent" };
+      options.config.text = { color: "#e6e6e6" };
+      options.config.background = "transparent";
     }
     return options;
   }
@@ -177,32 +238,58 @@
     return Math.floor(element.getBoundingClientRect().width);
   }
 
-  // Draw, then stack and shrink until the chart fits its column.
+  // Redraw `spec` with every view's width multiplied by the factor that makes the chart
+  // `room` wide: the chart is a fixed part (axes, legends, labels) plus views that scale, so
+  // two draws (`width` at factor 1, and one trial) give both. Shrinks, or grows a chart that
+  // was stacked (up to MAX_GROWTH), never shrinks below MIN_VIEW_WIDTH per view.
+  var MAX_GROWTH = 1.6;
+  function scaleTo(element, spec, width, room, grow) {
+    var config = spec.config || {};
+    var factor = grow ? Math.min(MAX_GROWTH, room / width) : Math.max(0.2, (room / width) * 0.95);
+    return render(element, scaleWidths(spec, config, factor)).then(function (trial) {
+      if (Math.abs(trial - width) < 1) return trial; // nothing scales (all at the minimum)
+      var views = (width - trial) / (1 - factor);
+      var fixed = width - views;
+      var best = Math.min(grow ? MAX_GROWTH : 1, (room - fixed - 2) / views);
+      if (!(best > 0)) {
+        // the fixed part alone is wider than the column: draw the views at their narrowest
+        return trial <= room ? trial : render(element, scaleWidths(spec, config, 0.2));
+      }
+      return render(element, scaleWidths(spec, config, best)).then(function (fitted) {
+        if (fitted <= room) return fitted;
+        return render(element, scaleWidths(spec, config, best * 0.97));
+      });
+    });
+  }
+
+  // Draw; if the chart is wider than its column, stack it (and let it fill the column),
+  // then shrink it until it fits.
   function fit(element, spec) {
     var room = available(element);
     var config = spec.config || {};
     var current = spec;
+    var stacked = false;
     return render(element, current)
       .then(function (width) {
         if (width <= room) return width;
-        var stacked = clone(current);
-        var restacked = stack(stacked, columnsFor(stacked, config, room));
-        if (!wrapLegends(stacked, room) && !restacked) return width;
-        current = stacked;
+        var copy = clone(current);
+        var restacked = stack(copy, columnsFor(copy, config, room));
+        var wrapped = wrapTitles(copy, room);
+        if (!wrapLegends(copy, room) && !restacked && !wrapped) return width;
+        current = copy;
+        stacked = restacked;
         return render(element, current);
       })
       .then(function (width) {
-        if (width <= room) return width;
-        var factor = Math.max(0.2, (room / width) * 0.95);
-        var trial = scaleWidths(current, config, factor);
-        return render(element, trial).then(function (scaled) {
-          if (scaled <= room || scaled >= width) return scaled;
-          // width = fixed + views, scaled = fixed + factor * views: solve for the fit
-          var views = (width - scaled) / (1 - factor);
-          var fixed = width - views;
-          var best = (room - fixed - 2) / views;
-          if (!(best > 0) || best >= factor) return scaled;
-          return render(element, scaleWidths(current, config, best));
+        if (width > room) return scaleTo(element, current, width, room, false);
+        var widest = widestView(current, config);
+        if (!stacked || !widest || widest >= 0.75 * room) return width;
+        // a stacked chart fills the column: its views grow to the room left by the axes
+        var factor = Math.min(MAX_GROWTH, (room - 80) / widest);
+        if (factor <= 1.05) return width;
+        var grown = scaleWidths(current, config, factor);
+        return render(element, grown).then(function (wider) {
+          return wider <= room ? wider : scaleTo(element, grown, wider, room, false);
         });
       })
       .then(function (width) {
@@ -221,8 +308,8 @@
   function name(element, spec) {
     if (spec.description) return spec.description;
     var figure = element.closest("figure");
-    var caption = figure && figure.querySelector("figcaption");
-    if (caption) return caption.textContent.replace(/\s+/g, " ").trim();
+    var caption = figure && figure.querySelector("figcaption .caption-text, figcaption");
+    if (caption) return caption.textContent.replace(/\s+/g, " ").replace(/#$/, "").trim();
     var title = spec.title && (spec.title.text || spec.title);
     return title ? String(title) : "";
   }
@@ -231,6 +318,10 @@
     var svg = element.querySelector("svg.marks");
     var text = name(element, spec);
     if (svg) {
+      // one image with a name: what is inside is drawing, not content to read out
+      Array.prototype.forEach.call(svg.children, function (child) {
+        if (child.tagName.toLowerCase() === "g") child.setAttribute("aria-hidden", "true");
+      });
       svg.setAttribute("role", "img");
       svg.setAttribute("aria-label", text);
       var figure = element.closest("figure");

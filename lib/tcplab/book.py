@@ -95,8 +95,20 @@ def _drop_duplicate_scripts(
     context["script_files"] = unique
 
 
+def _fix_citation_roles(
+    app: Sphinx, pagename: str, templatename: str, context: dict, doctree: object
+) -> None:
+    """docutils marks each bibliography entry ``role="doc-biblioentry"`` inside a
+    ``role="list"``: a role ARIA 1.2 deprecated, which a list may not hold (axe:
+    aria-required-children). Entries of a list are list items."""
+    body = context.get("body")
+    if isinstance(body, str) and 'role="doc-biblioentry"' in body:
+        context["body"] = body.replace('role="doc-biblioentry"', 'role="listitem"')
+
+
 def setup(app: Sphinx) -> dict[str, object]:
     app.connect("config-inited", _add_assets)
     app.connect("html-page-context", _drop_duplicate_scripts, priority=900)  # after the rest
+    app.connect("html-page-context", _fix_citation_roles)
     app.add_js_file(VEGA_BUNDLE)  # _static/tcplab-charts.js and tcplab.css: Jupyter Book adds them
     return {"parallel_read_safe": True, "parallel_write_safe": True}
