@@ -25,6 +25,7 @@ from tcplab.packet import run_dumbbell
 CASES = [
     ("1500 B, DropTail 100, no trace", {"trace": False}),
     ("1500 B, DropTail 100, traced", {"trace": True}),
+    ("1500 B, DropTail 100, SACK, no trace", {"tcp": "sack", "trace": False}),
     ("1500 B, RED 100, traced", {"queue": "red", "trace": True}),
     (
         "1500 B, threshold-dropper largest-rate (Th 3, b 1000), traced",

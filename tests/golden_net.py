@@ -80,6 +80,10 @@ CLI_CASES: dict[str, list[str]] = {
         "trace", "--tcp", "aimd", "--a", "2", "--beta", "0.75", "--drop", "30", "--drop", "31",
         "--packets", "150", "--json",
     ],
+    "trace-newreno-four-drops": [
+        "trace", "--tcp", "newreno", "--drop", "14", "--drop", "24", "--drop", "26", "--drop",
+        "28", "--window", "28", "--json",
+    ],
     "trace-tahoe-repeated-timeout": [
         "trace", "--tcp", "tahoe", "--drop", "20", "--drop", "20", "--drop", "21",
         "--granularity", "0.5", "--min-rto", "1", "--json",
@@ -149,6 +153,10 @@ def write_cli(cases: dict[str, dict[str, Any]]) -> None:
 
 # -- comparison -----------------------------------------------------------------------------
 def _close(a: float, b: float) -> bool:
+    if a == b:  # equal infinities too (ssthresh before the first loss)
+        return True
+    if math.isinf(a) or math.isinf(b):
+        return False
     if math.isnan(a) or math.isnan(b):
         return math.isnan(a) and math.isnan(b)
     return abs(a - b) <= TOLERANCE * max(1.0, abs(a), abs(b))

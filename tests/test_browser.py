@@ -66,3 +66,23 @@ def test_moving_the_beta_slider_redraws_the_sawtooth(site: str, browser) -> None
     assert "90.00%" in label  # (1 + 0.8)/2, simulated and from the formula
     assert not visit.errors and not visit.outside
     visit.close()
+
+
+def test_the_microscope_drop_downs_pick_another_trace(site: str, browser) -> None:
+    visit = _Visit(browser, site, "chapters/tcp-microscope.html")
+    assert visit.wait_for_charts() >= 3
+    chart = visit.page.locator(".tcplab-chart").first
+    selects = chart.locator("select")
+    assert selects.count() == 2, "the sender and drop-list menus are missing"
+    resent = chart.locator("svg .mark-symbol path")
+    before = resent.count()
+    selects.nth(0).select_option("newreno")
+    selects.nth(1).select_option("1")
+    visit.page.wait_for_function(
+        "([el, n]) => el.querySelectorAll('.mark-symbol path').length !== n",
+        arg=[chart.element_handle(), before],
+        timeout=5_000,
+    )
+    assert resent.count() != before
+    assert not visit.errors and not visit.outside
+    visit.close()

@@ -105,6 +105,36 @@ def test_packet_threshold_dropper_options() -> None:
 
 
 @pytest.mark.parametrize(
+    ("flags", "api"),
+    [
+        (["--delayed-ack-ms", "40"], {"delayed_ack_ms": 40.0}),
+        (["--initial-window", "4"], {"initial_window": 4}),
+        (["--min-rto-ms", "1000"], {"min_rto": 1.0}),
+        (
+            # max_p small enough that RED's average sits above max_th: gentle ramps there
+            ["--queue", "red", "--buffer", "40", "--min-th", "5", "--max-th", "10", "--max-p",
+             "0.02", "--gentle"],
+            {"queue": "red", "buffer": 40,
+             "queue_options": {"min_th": 5.0, "max_th": 10.0, "max_p": 0.02, "gentle": True}},
+        ),
+    ],
+)
+def test_packet_knobs_reach_the_model(flags: list[str], api: dict[str, object]) -> None:
+    """Each knob gives exactly the Python API's run with that setting, and a run that differs
+    from the default one (so the flag is not silently ignored)."""
+    common = ["--flows", "16", "--buffer", "6", "--duration", "30", "--warmup", "5"]
+    base = {"buffer": 6, "duration": 30.0, "warmup": 5.0, "trace": False}
+    got = json.loads(_run("packet", *common, *flags, "--json").stdout)
+    want = run_dumbbell(16, **{**base, **api}).summary()  # type: ignore[arg-type]
+    options = {k: v for k, v in api.get("queue_options", {}).items() if k != "gentle"}
+    defaults = {**base, **api, "queue_options": options or None}
+    defaults = {k: v for k, v in defaults.items() if k in ("queue", "buffer", "queue_options")}
+    default = run_dumbbell(16, **{**base, **defaults}).summary()  # type: ignore[arg-type]
+    assert _without_wall_clock(got) == _without_wall_clock(json.loads(json.dumps(want)))
+    assert _without_wall_clock(got) != _without_wall_clock(json.loads(json.dumps(default)))
+
+
+@pytest.mark.parametrize(
     ("args", "words"),
     [
         (["frobnicate"], ["invalid choice", "frobnicate"]),
@@ -129,6 +159,10 @@ def test_packet_threshold_dropper_options() -> None:
         (["packet", "--queue", "threshold", "--hold-ms", "-3"], ["hold_ms=-3", "[0, inf)"]),
         (["packet", "--queue", "threshold", "--select", "slowest"], ["--select", "largest"]),
         (["packet", "--select", "largest"], ["--select", "--queue threshold", "droptail"]),
+        (["packet", "--delayed-ack-ms", "0"], ["delayed_ack_ms=0", "(0, inf)"]),
+        (["packet", "--initial-window", "0"], ["initial_window=0", "[1, 20000]"]),
+        (["packet", "--min-rto-ms", "-1"], ["min_rto_ms=-1", "(0, inf)"]),
+        (["packet", "--gentle"], ["--gentle", "--queue red", "droptail"]),
     ],
 )
 def test_bad_input_is_one_line_naming_the_parameter(

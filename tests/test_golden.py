@@ -47,3 +47,6 @@ def test_the_comparison_can_fail() -> None:
     assert net.value_differences({"a": [1.0, 2.0]}, {"a": [1.0, 2.0 + 1e-9]})
     assert net.value_differences({"a": 1}, {"a": 1, "b": 2})
     assert not net.value_differences({"a": [1.0, float("nan")]}, {"a": [1.0, float("nan")]})
+    infinite = pd.DataFrame({"ssthresh": [float("inf"), 7.5]})
+    assert not net.table_differences(infinite, infinite.copy())
+    assert net.table_differences(infinite, infinite.assign(ssthresh=[1e300, 7.5]))

@@ -13,6 +13,7 @@ import pytest
 
 from tcplab import widgets
 from tcplab.chapters.insensitivity import panel as insensitivity_panel
+from tcplab.chapters.microscope import panel as microscope_panel
 from tcplab.chapters.packets import panel as packets_panel
 from tcplab.chapters.sawtooth import panel as sawtooth_panel
 
@@ -20,6 +21,7 @@ PANELS: dict[str, Callable[[], widgets.LivePanel]] = {
     "sawtooth": sawtooth_panel.sawtooth_panel,
     "insensitivity": insensitivity_panel.example1_panel,
     "packets": lambda: packets_panel.packets_panel(flows=3, buffer=10),
+    "microscope": microscope_panel.microscope_panel,
 }
 
 

@@ -16,12 +16,20 @@ window of 28 packets, and one, two, three or four packets dropped from one windo
 from __future__ import annotations
 
 import math
-from collections import deque
 
 import numpy as np
 import pandas as pd
 import pytest
 
+from tcplab.chapters.microscope import rules
+from tcplab.chapters.microscope.rules import (
+    FIRST,
+    RWND,
+    SSTHRESH,
+    W,
+    go_back_n,
+    new_in_first_recovery,
+)
 from tcplab.packet import VARIANTS, run_trace
 
 TAU = 1500 * 8 / 10e6  # one packet's transmission time (s)
@@ -29,15 +37,16 @@ R = 0.1 + TAU  # a packet's round trip on the idle path (s)
 ACKS = ("ack", "dupack", "partial_ack", "recovery_exit")
 
 # -- Fall and Floyd's cases -----------------------------------------------------------------
-RWND = 28  # ns-2's window_ in these tests: large enough not to limit the first window
-FIRST = 14  # the first packet dropped
-# Slow start from one packet, one ACK per packet (RFC 5681 3.1): each ACK of new data adds
-# one packet, so the cumulative ACK n has opened cwnd to 1 + n. When ACK 14 arrives (packet
-# 13 acknowledged) cwnd is 15 and packets 14..28 are in flight: the window of the losses.
-W = 1 + FIRST
-WINDOW = list(range(FIRST, FIRST + W))
-CASES = {1: [14], 2: [14, 28], 3: [14, 26, 28], 4: [14, 24, 26, 28]}
-SSTHRESH = max(W / 2, 2.0)  # RFC 5681 eq. (4) with FlightSize = W at the first loss
+# The cases and the rules' arithmetic live in the book's chapter package (the chapter prints
+# them beside the model): RWND = 28; the first drop is packet FIRST = 14. Slow start from one
+# packet, one ACK per packet (RFC 5681 3.1): each ACK of new data adds one packet, so the
+# cumulative ACK n has opened cwnd to 1 + n. When ACK 14 arrives (packet 13 acknowledged)
+# cwnd is W = 15 and packets 14..28 are in flight: the WINDOW of the losses; SSTHRESH =
+# max(W / 2, 2) (RFC 5681 eq. 4 with FlightSize = W at the first loss).
+WINDOW = list(rules.WINDOW)
+CASES = {k: list(drops) for k, drops in rules.CASES.items()}
+assert (RWND, FIRST, W, SSTHRESH) == (28, 14, 15, 7.5)  # by hand, as above
+assert CASES == {1: [14], 2: [14, 28], 3: [14, 26, 28], 4: [14, 24, 26, 28]}  # the ns-2 suite
 
 
 def fall_floyd(tcp: str, k: int, **options) -> pd.DataFrame:
@@ -62,7 +71,9 @@ def check_window_rules(
     +a/cwnd), 3.2 (fast retransmit: ssthresh from the window, cwnd = ssthresh + 3, +1 per
     further dupACK, back to ssthresh on the ACK that ends recovery; Tahoe: cwnd = 1), RFC
     6582 3.2 step 3 (partial ACK: deflate by the new data, add back one packet), RFC 5681
-    3.1 on a time-out (cwnd = 1). The cut uses cwnd, or ssthresh in recovery (documented)."""
+    3.1 on a time-out (cwnd = 1). The cut uses cwnd, or ssthresh in recovery (documented).
+    SACK (RFC 6675 4.2): cwnd = ssthresh from the fast retransmit on, no inflation by
+    dupACKs and no deflation by partial ACKs (``test_tcp_sack.py`` checks its sends)."""
     keep = 1.0 - b
     cwnd, una, recovering = None, 0, False
     for row in ev.itertuples():
@@ -74,7 +85,7 @@ def check_window_rules(
             grown = cwnd + 1.0 if cwnd < ssthresh else cwnd + a / cwnd
             cwnd = min(grown, rwnd)
         elif event == "dupack":
-            if recovering:
+            if recovering and tcp != "sack":
                 cwnd += 1.0
         elif event == "fast_retransmit":
             assert not recovering
@@ -82,10 +93,11 @@ def check_window_rules(
             if tcp == "tahoe":
                 cwnd = 1.0
             else:
-                cwnd, recovering = ssthresh + 3.0, True
+                cwnd, recovering = ssthresh + (0.0 if tcp == "sack" else 3.0), True
         elif event == "partial_ack":
-            assert recovering and tcp in ("newreno", "aimd")
-            cwnd = min(max(cwnd - (row.seq - una) + 1.0, 1.0), rwnd)
+            assert recovering and tcp in ("newreno", "aimd", "sack")
+            if tcp != "sack":
+                cwnd = min(max(cwnd - (row.seq - una) + 1.0, 1.0), rwnd)
         elif event == "recovery_exit":
             assert recovering
             cwnd, recovering = min(ssthresh, rwnd), False
@@ -101,8 +113,9 @@ def check_window_rules(
 def check_sends_within_window(ev: pd.DataFrame, tcp: str, rwnd: int):
     """RFC 5681 section 3: a sender MUST NOT send beyond the highest cumulative ACK plus
     min(cwnd, rwnd); and (no limited transmit, RFC 3042) the first two duplicate ACKs outside
-    fast recovery send nothing."""
-    una, dups, recovering = 0, 0, False
+    fast recovery send nothing. SACK's recovery, and its slow start after a time-out, send by
+    RFC 6675's pipe instead (checked in ``test_tcp_sack.py``)."""
+    una, dups, recovering, timed_out = 0, 0, False, False
     for row in ev.itertuples():
         if row.event in ("ack", "partial_ack", "recovery_exit"):
             una, dups = row.seq, 0
@@ -112,9 +125,10 @@ def check_sends_within_window(ev: pd.DataFrame, tcp: str, rwnd: int):
         elif row.event == "fast_retransmit":
             recovering = tcp != "tahoe"
         elif row.event == "timeout":
-            recovering, dups = False, 0
+            recovering, dups, timed_out = False, 0, True
         elif row.event in ("send", "retransmit"):
-            assert row.seq < una + min(math.floor(row.cwnd), rwnd), row
+            if tcp != "sack" or not (recovering or timed_out):
+                assert row.seq < una + min(math.floor(row.cwnd), rwnd), row
             assert recovering or dups not in (1, 2), f"limited transmit at {row}"
 
 
@@ -220,37 +234,6 @@ def test_newreno_recovers_k_losses_with_k_minus_one_partial_acks(k):
     assert np.all(answers - retx >= R - 1e-9) and np.all(answers - retx < R + W * TAU)
 
 
-def go_back_n(window: list[int], drops: list[int], ssthresh: float) -> list[int]:
-    """Jacobson's (1988) restart, on sequence numbers alone, as Tahoe does after a fast
-    retransmit and every variant after a time-out: cwnd = 1, slow start (then +1/cwnd from
-    ``ssthresh``) from the first unacknowledged packet, each new cumulative ACK letting the
-    sender go on from there; packets are delivered, and ACKed, in the order they are sent.
-    ``window`` is what was outstanding, ``drops`` what of it the receiver lacks. Returns the
-    packets of ``window`` sent again, in order."""
-    held = set(window) - set(drops)  # what the receiver has when the retransmissions start
-    una = nxt = expected = window[0]
-    cwnd, resent, flight = 1.0, [], deque()
-
-    def fill() -> None:
-        nonlocal nxt
-        while nxt < una + math.floor(cwnd):
-            if nxt <= window[-1]:
-                resent.append(nxt)
-            flight.append(nxt)
-            nxt += 1
-
-    fill()
-    while una <= window[-1]:
-        held.add(flight.popleft())
-        while expected in held:
-            expected += 1
-        if expected > una:  # a new ACK
-            una, nxt = expected, max(nxt, expected)
-            cwnd += 1.0 if cwnd < ssthresh else 1.0 / cwnd
-            fill()
-    return resent
-
-
 def test_reno_with_one_loss_is_newreno():
     assert fall_floyd("reno", 1).equals(fall_floyd("newreno", 1))
 
@@ -264,7 +247,7 @@ def test_reno_with_two_losses_halves_twice_without_a_timeout():
     which halves the window again; the retransmission of 28 then ACKs everything."""
     ev = fall_floyd("reno", 2)
     hole = CASES[2][1]
-    new_first = math.floor(SSTHRESH + 3 + (W - 2 - 3)) - W
+    new_first = new_in_first_recovery(2)  # floor(SSTHRESH + 3 + (W - 2 - 3)) - W
     at_exit = math.floor(SSTHRESH) - (WINDOW[-1] + 1 + new_first - hole)
     assert (new_first, at_exit) == (5, 1) and new_first + at_exit >= 3
     sent = WINDOW[-1] + 1 + new_first + at_exit  # everything below was sent: 0..34
@@ -292,7 +275,7 @@ def test_reno_with_three_or_four_losses_waits_for_the_timer(k):
     timer, restarted by that last new ACK (RFC 6298 5.3), fires one RTO later."""
     drops = CASES[k]
     ev = fall_floyd("reno", k)
-    new_first = math.floor(SSTHRESH + 3 + (W - k - 3)) - W
+    new_first = new_in_first_recovery(k)  # floor(SSTHRESH + 3 + (W - k - 3)) - W
     assert new_first == 7 - k >= 3
     fr = of(ev, "fast_retransmit")
     assert list(fr["seq"]) == [14, drops[1]]

@@ -108,3 +108,23 @@ def test_back_off_doubles_to_the_cap_and_karn_keeps_it_until_a_clean_sample(max_
     second = acks.iloc[1]
     assert second["rtt_sample"] == pytest.approx(R, abs=1e-12)
     assert second["rto"] == pytest.approx(ceil_to(3 * R, 0.01), abs=1e-12)  # back-off gone
+
+
+@pytest.mark.parametrize("tcp", ["newreno", "sack"])
+def test_the_fast_retransmit_restarts_the_timer_unless_told_not_to(tcp):
+    """Packet 14 and its fast retransmission are lost, so no new ACK comes after the
+    dupACKs. By default (4.4BSD, ns-2) the timer restarts at the fast retransmit and fires
+    one RTO after it; with ``restart_rto_at_fast_retransmit=False`` only new ACKs restart it
+    (RFC 6298 5.3 alone, ns-3's timer), so it fires one RTO after the last new ACK: earlier
+    by the time the three dupACKs took to come."""
+    times = {}
+    for restart in (True, False):
+        ev = run_trace(tcp, [14, 14], packets=60, window=28,
+                       restart_rto_at_fast_retransmit=restart).events  # fmt: skip
+        timeout = of(ev, "timeout").iloc[0]
+        last_new = of(ev[ev["time"] < timeout["time"]], "ack").iloc[-1]
+        fr = of(ev, "fast_retransmit").iloc[0]
+        start = fr if restart else last_new
+        assert timeout["time"] == pytest.approx(start["time"] + start["rto"], abs=1e-9)
+        times[restart] = timeout["time"]
+    assert times[False] < times[True]

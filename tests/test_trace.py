@@ -29,6 +29,7 @@ from tcplab.packet import (
     TcpSender,
     run_trace,
 )
+from tcplab.packet.sack import RecordingSackSender, SackReceiver, SackSender
 
 TCPLAB = str(Path(sys.executable).parent / "tcplab")
 RTT = 0.1 + 1500 * 8 / 10e6  # the CLI's defaults: 100 ms of propagation plus one transmission
@@ -121,8 +122,10 @@ def one_flow(sender_type, drops, tcp="newreno", packets=120):
     config = TcpConfig(variant=tcp, packets=packets, max_window=40)
     forward = Link(env, 2e6, 0.03, DropTail(12))  # a small buffer: real drops as well
     back = Link(env, None, 0.03)
+    if tcp == "sack":  # SACK's own sender (plain or recording) and receiver
+        sender_type = {TcpSender: SackSender, RecordingSender: RecordingSackSender}[sender_type]
     sender = sender_type(env, 0, config, forward.send, trace=True)
-    receiver = Receiver(env, 0, back.send)
+    receiver = (SackReceiver if tcp == "sack" else Receiver)(env, 0, back.send)
     forward.dst, back.dst = receiver.on_packet, sender.on_ack
     LossScript([(0, s) for s in drops]).attach(sender)
     sender.start()

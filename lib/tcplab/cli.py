@@ -116,11 +116,13 @@ def _packet(args: argparse.Namespace) -> int:
     from . import packet  # simpy is only needed here
 
     hold = None if args.hold_ms is None else check_range("hold_ms", args.hold_ms, 0.0) / 1e3
+    min_rto = check_range("min_rto_ms", args.min_rto_ms, 0.0, low_open=True) / 1e3
     flags = {"min_th": "--min-th", "max_th": "--max-th", "max_p": "--max-p", "hold": "--hold-ms"}
     try:
         queue = packet.QueueSetup(
             args.queue, args.buffer, min_th=args.min_th, max_th=args.max_th, max_p=args.max_p,
-            threshold=args.threshold, hold=hold, select=args.select,
+            gentle=True if args.gentle else None, threshold=args.threshold, hold=hold,
+            select=args.select,
         )  # fmt: skip
     except packet.MisplacedOptions as error:  # the rule is the set-up's; the words are flags
         given = "/".join(flags.get(name, f"--{name}") for name in error.names)
@@ -133,9 +135,13 @@ def _packet(args: argparse.Namespace) -> int:
             overhead_ms=args.overhead_ms,
         ),
         queue=queue,
-        tcp=packet.TcpConfig(variant=args.tcp, packet_bytes=args.packet_bytes),
+        tcp=packet.TcpConfig(
+            variant=args.tcp, packet_bytes=args.packet_bytes,
+            initial_window=args.initial_window, min_rto=min_rto,
+        ),
         length=packet.RunLength(args.duration, args.warmup),
         probes=packet.Probes(trace=False),
+        delayed_ack_ms=args.delayed_ack_ms,
         seed=args.seed,
     )  # fmt: skip
     summary = packet.run(setup).summary()
@@ -255,11 +261,21 @@ def _parser() -> _Parser:
     pkt.add_argument("--access-delay-ms", type=float, default=0.0, help="access one-way delay")
     pkt.add_argument("--duration", type=float, default=60.0, help="simulated seconds")
     pkt.add_argument("--warmup", type=float, default=10.0, help="seconds not measured")
-    pkt.add_argument("--tcp", choices=("tahoe", "reno", "newreno"), default="newreno")
+    pkt.add_argument("--tcp", choices=("tahoe", "reno", "newreno", "sack"), default="newreno")
     pkt.add_argument("--packet-bytes", type=int, default=1500)
+    pkt.add_argument(
+        "--delayed-ack-ms",
+        type=float,
+        help="receivers ACK every second packet, at most this late (default: every packet)",
+    )
+    pkt.add_argument("--initial-window", type=int, default=1, help="packets, >= 1")
+    pkt.add_argument("--min-rto-ms", type=float, default=200.0, help="RTO floor, ms (200)")
     pkt.add_argument("--min-th", type=float, help="RED min threshold (default 0.6 buffer)")
     pkt.add_argument("--max-th", type=float, help="RED max threshold (default 0.8 buffer)")
     pkt.add_argument("--max-p", type=float, help="RED max drop probability, in (0, 1]")
+    pkt.add_argument(
+        "--gentle", action="store_true", help="RED: ramp from max_p to 1 up to 2 max_th"
+    )
     pkt.add_argument("--threshold", type=int, help="threshold-dropper: queue length Th (3)")
     pkt.add_argument("--hold-ms", type=float, help="threshold-dropper: hold time, ms (100)")
     pkt.add_argument(
@@ -280,7 +296,9 @@ def _parser() -> _Parser:
     tr = commands.add_parser(
         "trace", help="one TCP flow, chosen packets dropped: every sender event (loss script)"
     )
-    tr.add_argument("--tcp", choices=("tahoe", "reno", "newreno", "aimd"), default="newreno")
+    tr.add_argument(
+        "--tcp", choices=("tahoe", "reno", "newreno", "aimd", "sack"), default="newreno"
+    )
     tr.add_argument(
         "--drop", type=int, action="append", metavar="SEQ",
         help="drop one more transmission of packet SEQ (repeat: --drop 20 --drop 20 also "

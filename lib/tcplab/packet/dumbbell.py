@@ -191,6 +191,7 @@ def run_dumbbell(
     access_jitter_ms: float = 0.0,
     start_spread: float = 1.0,
     max_window: int = 20_000,
+    initial_window: int = 1,
     granularity: float = 0.01,
     min_rto: float = 0.2,
     queue_options: dict[str, Any] | None = None,
@@ -219,6 +220,7 @@ def run_dumbbell(
             beta=bi,
             packet_bytes=packet_bytes,
             max_window=max_window,
+            initial_window=initial_window,
             granularity=granularity,
             min_rto=min_rto,
         )

@@ -26,6 +26,7 @@ import simpy
 from ..checks import check_int, check_range
 from .link import Handler, Link
 from .queues import ThresholdDropper
+from .sack import endpoints
 from .sched import Call, call_at
 from .tcp import Receiver, TcpConfig, TcpSender
 
@@ -109,6 +110,9 @@ class Network:
         self.env = simpy.Environment()
         self.links: dict[str, Link] = {}
         self.connections: list[Connection] = []
+        self._names: set[str] = set()  # connection names, for a constant-time duplicate check
+        self._shared: dict[str, Handler | None] = {}  # link -> the one next hop of all its flows
+        self._tables: dict[str, list[Handler | None]] = {}  # link -> the demultiplexer it got
         self.subflows: list[Subflow] = []  # indexed by global flow id
         self._hops: dict[str, dict[int, Handler]] = {}  # link -> flow -> next hop
         self._ran = False
@@ -181,16 +185,18 @@ class Network:
         start: float | None = 0.0,
         delayed_ack: float | None = None,
         trace: bool = False,
+        sender: type[TcpSender] = TcpSender,
     ) -> Connection:
         """Add a connection with one subflow per path (a list of link names), each with its
         own ``config`` if a sequence is given. It starts at ``start`` seconds (None: call
         ``Connection.start`` yourself); ``delayed_ack`` (seconds) and ``trace`` (record
-        windows) apply to every subflow."""
+        windows) apply to every subflow; ``sender`` is the subflows' sender class (a
+        subclass of TcpSender, e.g. a coupled multipath increase)."""
         name = f"conn{len(self.connections)}" if name is None else name
         if not isinstance(name, str) or not name:
             raise ValueError(f"name={name!r} must be a non-empty string")
         self._check_open("name", name)
-        if any(c.name == name for c in self.connections):
+        if name in self._names:
             raise ValueError(f"name={name!r} is already a connection of this network")
         routes = self._routes(paths)
         single = isinstance(config, TcpConfig | str) or not isinstance(config, Sequence)
@@ -204,24 +210,32 @@ class Network:
             start = check_range("start", start, 0.0)
         if delayed_ack is not None:
             check_range("delayed_ack", delayed_ack, 0.0, low_open=True)
+        if not (isinstance(sender, type) and issubclass(sender, TcpSender)):
+            raise ValueError(f"sender={sender!r} is not a TcpSender class")
         env, subflows = self.env, []
         for index, (route, cfg) in enumerate(zip(routes, configs, strict=True)):
             flow = len(self.subflows) + index
             links = [self.links[n] for n in route]
             ack_path = Link(env, None, sum(link.delay for link in links), name=f"{name}.ack{index}")
-            sender = TcpSender(env, flow, cfg, links[0].send, trace=trace)
-            ack_path.dst = sender.on_ack
-            receiver = Receiver(env, flow, ack_path.send, delayed_ack=delayed_ack)
-            subflows.append(Subflow(name, index, flow, route, sender, receiver, ack_path))
+            sender_type, receiver_type = endpoints(cfg.variant)
+            if sender is not TcpSender:  # a custom sender class (e.g. coupled increases)
+                if cfg.variant == "sack":
+                    raise ValueError(f"sender={sender.__name__} cannot run variant 'sack'")
+                sender_type = sender
+            tx = sender_type(env, flow, cfg, links[0].send, trace=trace)
+            ack_path.dst = tx.on_ack
+            receiver = receiver_type(env, flow, ack_path.send, delayed_ack=delayed_ack)
+            subflows.append(Subflow(name, index, flow, route, tx, receiver, ack_path))
         for sub in subflows:  # wire: each link of the path forwards the flow to the next hop
             hops = [self.links[n].on_arrival for n in sub.path[1:]] + [sub.receiver.on_packet]
             for link_name, hop in zip(sub.path, hops, strict=True):
                 self._hops[link_name][sub.flow] = hop
-        for link_name in {n for route in routes for n in route}:
-            self._wire(link_name)
+        for link_name in dict.fromkeys(n for route in routes for n in route):
+            self._wire(link_name, [sub.flow for sub in subflows if link_name in sub.path])
         self.subflows.extend(subflows)
         connection = Connection(env, name, subflows)
         self.connections.append(connection)
+        self._names.add(name)
         if start is not None:
             connection.start(start)
         return connection
@@ -245,12 +259,30 @@ class Network:
             routes.append(route)
         return routes
 
-    def _wire(self, name: str) -> None:
-        hops = self._hops[name]
-        if len(set(hops.values())) == 1:  # one next hop (an access link): no lookup at all
-            self.links[name].dst = next(iter(hops.values()))
-        else:  # a demultiplexer indexed by flow id (None for flows not crossing the link)
-            self.links[name].dst = [hops.get(flow) for flow in range(max(hops) + 1)]
+    def _wire(self, name: str, flows: list[int]) -> None:
+        """Point link ``name`` at the next hops of its flows after ``flows`` were added: the
+        one handler they all share (an access link: no lookup at all), else a demultiplexer
+        indexed by flow id (None for flows not crossing the link). Work is done per added
+        flow, so wiring N connections through one bottleneck costs O(N), not O(N^2)."""
+        hops, link = self._hops[name], self.links[name]
+        shared = self._shared.get(name, hops[flows[0]])
+        for flow in flows:
+            if shared is not None and hops[flow] != shared:
+                shared = None
+        self._shared[name] = shared
+        if shared is not None:
+            link.dst = shared
+            return
+        table = self._tables.get(name)
+        if table is None or link._demux is not table:  # first demultiplexer, or replaced
+            link.dst = [hops.get(flow) for flow in range(max(hops) + 1)]
+            self._tables[name] = link._demux
+            return
+        top = max(flows)
+        if top >= len(table):
+            table.extend([None] * (top + 1 - len(table)))
+        for flow in flows:
+            table[flow] = hops[flow]
 
     # -- state ----------------------------------------------------------------------------------
     @property

@@ -23,13 +23,15 @@ and 4.4BSD choices the papers' simulations made, and each is tested as written h
   then clamped to ``[min_rto, max_rto]`` (``min_rto`` defaults to Linux's 0.2 s, not RFC
   6298's 1 s); the timer restarts on every ACK of new data, partial ACKs included (RFC 6298
   rule 5.3: RFC 6582's "Slow-but-Steady" variant, where its step 3 restarts it only at the
-  first partial ACK), and at a fast retransmit (4.4BSD, ns-2);
+  first partial ACK), and at a fast retransmit (4.4BSD, ns-2; an option turns this off);
 * one packet is timed at a time and the timing is abandoned at every loss response, which
   is Karn's rule and a little stricter; a backed-off RTO stays until the next RTT sample;
 * Reno is RFC 5681 fast recovery without RFC 6582's ``recover`` check, so a second fast
   retransmit can follow (Fall and Floyd's Reno); Tahoe and NewReno apply the check;
 * a partial ACK never deflates ``cwnd`` below one packet. The initial window is 1 (RFC 5681
-  allows up to 3 packets of 1500 B); there is no limited transmit (RFC 3042) and no SACK.
+  allows up to 3 packets of 1500 B); there is no limited transmit (RFC 3042). SACK
+  (``variant="sack"``, RFC 2018 and RFC 6675) is :mod:`tcplab.packet.sack`'s sender and
+  receiver, subclasses of these.
 """
 
 from __future__ import annotations
@@ -47,18 +49,21 @@ from .sched import NORMAL, Call
 
 __all__ = ["TcpConfig", "TcpSender", "Receiver", "VARIANTS"]
 
-VARIANTS = ("tahoe", "reno", "newreno", "aimd")
+VARIANTS = ("tahoe", "reno", "newreno", "aimd", "sack")
 
 
 @dataclass(frozen=True)
 class TcpConfig:
-    """Sender parameters. ``variant='aimd'`` is NewReno with the given ``a`` and ``beta``; the
+    """Sender parameters. ``variant='aimd'`` is NewReno with the given ``a`` and ``beta``;
+    ``'sack'`` is NewReno's window with SACK loss recovery (:mod:`tcplab.packet.sack`); the
     other variants also honour ``a``/``beta`` (defaults give standard TCP).
 
     The RTO is ``srtt + max(granularity, 4 rttvar)`` rounded up to a multiple of
     ``granularity`` and clamped to ``[min_rto, max_rto]``; before the first RTT sample it is
-    ``initial_rto``. Morris (1997) used a 0.5 s granularity. ``max_window`` is the receiver's
-    window: at most that many packets in flight. ``packets`` makes a finite transfer: the
+    ``initial_rto``; it restarts at a fast retransmit (4.4BSD, ns-2) unless
+    ``restart_rto_at_fast_retransmit`` is False (RFC 6298 5.3 alone: ns-3's timer). Morris
+    (1997) used a 0.5 s granularity. ``max_window`` is the receiver's window: at most that
+    many packets in flight. ``packets`` makes a finite transfer: the
     sender sends that many new packets in all (a transfer of ``n`` bytes is
     ``ceil(n / packet_bytes)`` packets) and stops when all are acknowledged; ``None`` (the
     default) is a greedy sender.
@@ -76,6 +81,7 @@ class TcpConfig:
     max_rto: float = 64.0
     initial_rto: float = 1.0
     packets: int | None = None
+    restart_rto_at_fast_retransmit: bool = True
 
     def __post_init__(self) -> None:
         check_choice("tcp", self.variant, VARIANTS)
@@ -92,6 +98,9 @@ class TcpConfig:
         check_range("initial_rto", self.initial_rto, 0.0, low_open=True)
         if self.packets is not None:
             check_int("packets", self.packets, 1)
+        if not isinstance(self.restart_rto_at_fast_retransmit, bool):
+            value = self.restart_rto_at_fast_retransmit
+            raise ValueError(f"restart_rto_at_fast_retransmit={value!r} must be True or False")
 
 
 class TcpSender:
@@ -112,6 +121,8 @@ class TcpSender:
         *,
         trace: bool = False,
     ) -> None:
+        if config.variant == "sack" and not getattr(self, "sack", False):
+            raise ValueError("variant='sack' needs tcplab.packet.sack.SackSender (see endpoints)")
         self.env, self.flow, self.config, self.output = env, flow, config, output
         self._a, self._keep = config.a, config.beta
         self._maxw = config.max_window
@@ -158,6 +169,19 @@ class TcpSender:
             return 0.0
         window = min(self.cwnd, self.ssthresh) if self.in_recovery else self.cwnd
         return window / self.srtt
+
+    def set_aimd(self, a: float, beta: float) -> None:
+        """Change the AIMD parameters while the sender runs (a controller's knob, e.g. BMC's
+        weight D as ``a = D^2, beta = 1/2``): from the next ACK on, congestion avoidance adds
+        ``a`` packets per RTT and a loss multiplies the window by ``beta``. ``config`` keeps
+        the starting values."""
+        self._a = check_range("a", a, 0.0, low_open=True)
+        self._keep = check_range("beta", beta, 0.0, 1.0, low_open=True, high_open=True)
+
+    @property
+    def aimd(self) -> tuple[float, float]:
+        """The AIMD parameters in use now: ``(a, beta)``."""
+        return self._a, self._keep
 
     def start(self) -> None:
         self._note_cwnd()
@@ -254,7 +278,8 @@ class TcpSender:
             self.cwnd = self.ssthresh + 3.0
             self.in_recovery = True
             self._transmit(self.snd_una)
-        self._arm()
+        if self.config.restart_rto_at_fast_retransmit:
+            self._arm()
         self._note_cwnd()
         self._send_window()
 

@@ -24,6 +24,7 @@ from ..checks import check_choice, check_int, check_range
 from .events import RecordingSender
 from .link import Link
 from .queues import DropTail
+from .sack import RecordingSackSender, SackReceiver
 from .script import LossScript
 from .tcp import VARIANTS, Receiver, TcpConfig
 
@@ -82,12 +83,14 @@ def run_trace(
     initial_rto: float = 1.0,
     packet_bytes: int = 1500,
     until: float = 3600.0,
+    restart_rto_at_fast_retransmit: bool = True,
 ) -> Trace:
     """Send ``packets`` packets with sender ``tcp`` (at most ``window`` in flight) and drop the
     transmissions ``drops`` lists; return the :class:`Trace`. ``a`` and ``beta`` make it AIMD
     (a packets added per RTT, the window multiplied by beta on a loss); any variant honours
     them, and ``tcp="aimd"`` is NewReno with them. Times are seconds except ``rtt_ms``; the
-    timer values (``granularity``, ``min_rto``, ``max_rto``, ``initial_rto``) are seconds. The
+    timer values (``granularity``, ``min_rto``, ``max_rto``, ``initial_rto``) are seconds;
+    ``restart_rto_at_fast_retransmit`` is :class:`~tcplab.packet.tcp.TcpConfig`'s. The
     trace ends when the last packet is acknowledged, or at simulated time ``until`` if that
     comes first (``completion_s`` is then None)."""
     check_choice("tcp", tcp, VARIANTS)
@@ -115,12 +118,14 @@ def run_trace(
         max_rto=max_rto,
         initial_rto=initial_rto,
         packets=packets,
+        restart_rto_at_fast_retransmit=restart_rto_at_fast_retransmit,
     )
     env = simpy.Environment()
     back = Link(env, None, rtt / 2.0, name="ack")
     path = Link(env, rate, rtt / 2.0, DropTail(buffer), name="path")
-    sender = RecordingSender(env, FLOW, config, path.send)
-    receiver = Receiver(env, FLOW, back.send)
+    sack = tcp == "sack"
+    sender = (RecordingSackSender if sack else RecordingSender)(env, FLOW, config, path.send)
+    receiver = (SackReceiver if sack else Receiver)(env, FLOW, back.send)
     path.dst, back.dst = receiver.on_packet, sender.on_ack
     LossScript([(FLOW, seq) for seq in seqs]).attach(sender)
     done = env.event()
