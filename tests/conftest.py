@@ -52,7 +52,15 @@ def root() -> Path:
 
 @pytest.fixture(scope="session")
 def built_book(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Build the book once, warnings as errors, into a fresh folder; return its html folder."""
+    """Build the book once, warnings as errors, into a fresh folder; return its html folder.
+
+    With ``TCPLAB_BOOK_HTML`` set to a built book's html folder, the book and browser tiers
+    check that build instead (to rerun them without building again)."""
+    given = os.environ.get("TCPLAB_BOOK_HTML")
+    if given:
+        if not (Path(given) / "index.html").exists():
+            pytest.fail(f"TCPLAB_BOOK_HTML={given}: no index.html there")
+        return Path(given)
     out = tmp_path_factory.mktemp("book")
     command = [
         str(BIN / "jupyter-book"),

@@ -69,7 +69,7 @@ def test_moving_the_beta_slider_redraws_the_sawtooth(site: str, browser) -> None
 
 
 def test_the_microscope_drop_downs_pick_another_trace(site: str, browser) -> None:
-    visit = _Visit(browser, site, "chapters/tcp-microscope.html")
+    visit = Visit(browser, site, "chapters/tcp-microscope.html")
     assert visit.wait_for_charts() >= 3
     chart = visit.page.locator(".tcplab-chart").first
     selects = chart.locator("select")
