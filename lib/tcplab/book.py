@@ -14,7 +14,7 @@ from pathlib import Path
 from sphinx.application import Sphinx
 from sphinx.config import Config
 
-__all__ = ["setup", "VEGA_BUNDLE", "write_vega_bundle", "VegaLiteMimeRenderer"]
+__all__ = ["setup", "VEGA_BUNDLE", "write_vega_bundle", "VegaLiteMimeRenderer", "student_config"]
 
 VEGA_BUNDLE = "tcplab-vega.js"
 MATHJAX_FILE = "tex-svg.js"
@@ -104,6 +104,18 @@ def _fix_citation_roles(
     body = context.get("body")
     if isinstance(body, str) and 'role="doc-biblioentry"' in body:
         context["body"] = body.replace('role="doc-biblioentry"', 'role="listitem"')
+
+
+def student_config(config: dict) -> dict:
+    """The students' edition of the book's configuration (``config``: the parsed
+    _config.yml): the same book with every exercise's solution left out (sphinx-exercise's
+    ``hide_solutions``) and the title saying so. ``make book-student`` builds it."""
+    out = dict(config)
+    out["title"] = f"{config['title']} (students' edition, without solutions)"
+    sphinx = dict(out.get("sphinx") or {})
+    sphinx["config"] = {**(sphinx.get("config") or {}), "hide_solutions": True}
+    out["sphinx"] = sphinx
+    return out
 
 
 def setup(app: Sphinx) -> dict[str, object]:
