@@ -51,6 +51,10 @@ book-student: setup  ## the students' edition: the same book without the exercis
 		--path-output _build/student --warningiserror --nitpick --keep-going
 	@echo "Built: $(abspath _build/student/_build/html/index.html)"
 
+pdf: browser  ## the whole book as one A4 PDF, printed offline by headless Chromium from _build/html (run make book first)
+	@test -f _build/html/index.html || { echo "no book yet: run make book" >&2; exit 1; }
+	$(BIN)/python tools/book_pdf.py _build/html _build/pdf/tcplab.pdf
+
 binder-check: setup  ## replay a Binder build in a fresh venv (environment.yml's pins, postBuild) and run one chapter
 	PYTHON=$(PYTHON) tools/binder-check _build/binder-check
 

@@ -52,7 +52,36 @@
   // horizontal concatenation becomes vertical, a wrapped concatenation gets fewer columns.
   function stack(spec, columns) {
     var changed = false;
-    if (spec.facet && spec.facet.column && !spec.facet.row) {
+    if (spec.facet && spec.facet.column && spec.facet.row) {
+      // a grid of rows and columns: one panel per (row, column) pair, wrapped, in the
+      // grid's reading order (the row's then the column's sort of the spec, else as found)
+      var row = spec.facet.row;
+      var col = spec.facet.column;
+      var sortOf = function (f) { return Array.isArray(f.sort) ? f.sort.map(String) : null; };
+      var rows = sortOf(row);
+      var cols = sortOf(col);
+      var key = function (f, list) {
+        var value = "datum[" + JSON.stringify(f.field) + "]";
+        return list ? "indexof(" + JSON.stringify(list) + ", '' + " + value + ")" : "0";
+      };
+      spec.transform = (spec.transform || []).concat([
+        {
+          calculate: "'' + datum[" + JSON.stringify(row.field) + "] + ', ' + datum[" +
+            JSON.stringify(col.field) + "]",
+          as: "__panel",
+        },
+        { calculate: key(row, rows) + " * 1000 + " + key(col, cols), as: "__order" },
+      ]);
+      spec.facet = {
+        field: "__panel",
+        type: "nominal",
+        title: null,
+        sort: { field: "__order", op: "min" },
+        header: { labelAngle: 0, labelAnchor: "start" },
+      };
+      spec.columns = columns;
+      changed = true;
+    } else if (spec.facet && spec.facet.column && !spec.facet.row) {
       var field = spec.facet.column;
       spec.facet = field;
       spec.columns = columns;
@@ -100,6 +129,16 @@
     legend.labelLimit = Math.max(120, Math.min(legend.labelLimit || 320, room - 40));
     legend.layout = { bottom: { anchor: "start", direction: "vertical" } };
     spec.config.legend = legend;
+    // legends a chart sets on its own encodings win over the config: cap their columns too
+    (function visit(node) {
+      if (!node || typeof node !== "object") return;
+      if (Array.isArray(node)) return node.forEach(visit);
+      var own = node.legend;
+      if (own && typeof own === "object" && own.columns > columns) own.columns = columns;
+      Object.keys(node).forEach(function (key) {
+        if (key !== "data" && key !== "datasets" && key !== "config") visit(node[key]);
+      });
+    })(spec);
     return true;
   }
 

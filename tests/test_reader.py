@@ -2,9 +2,9 @@
 mode, and to a screen reader. Every page and every chart, so that chapters added later are
 held to the same rules.
 
-* At 1400 px and at 400 px no chart is wider than its column, none is shrunk as a picture
-  below :data:`MIN_SCALE` (its text would become too small to read), and at 400 px no page
-  scrolls sideways.
+* At 1400 px and at 400 px no chart is wider than its column, printed on A4 none is cut,
+  none is shrunk as a picture below :data:`MIN_SCALE` (its text would become too small to
+  read), and at 400 px no page scrolls sideways.
 * Every chart's SVG has an accessible name that says what it shows (not Vega's default), and
   its save menu a label.
 * axe-core (pinned in package-lock.json, injected from node_modules) finds no serious or
@@ -105,6 +105,33 @@ def test_every_chart_fits_its_column_and_no_page_scrolls_sideways(
                     f"({layout['pageWidth']} px in a {layout['viewport']} px window)"
                 )
     assert charts_seen, "no chart found"
+    assert not problems, "\n".join(problems)
+
+
+#: an A4 page (210 mm at 96 px per inch, 794 px) less Chromium's default print margins
+A4_PRINTABLE = 794 - 2 * 38
+
+
+def test_every_chart_prints_whole_on_a4(built_book: Path, site: str, browser) -> None:
+    """Charts fitted to a wide screen, then printed: on the narrower A4 column each shrinks
+    to fit whole (tcplab.css, @media print), none is cut at the page's edge."""
+    problems = []
+    for path in content_pages(built_book):
+        visit = Visit(browser, site, path, width=1400)
+        if not visit.wait_for_charts():
+            visit.close()
+            continue
+        visit.page.emulate_media(media="print")
+        visit.page.set_viewport_size({"width": A4_PRINTABLE, "height": 1100})
+        visit.page.wait_for_timeout(200)
+        layout = visit.page.evaluate(LAYOUT)
+        visit.close()
+        for chart in layout["charts"]:
+            if chart["sticksOut"] > 1 or chart["svg"] > chart["column"] + 1:
+                problems.append(f"A4, {path}, {chart['figure']}: {chart}")
+        if layout["pageWidth"] > layout["viewport"]:
+            wide = f"{layout['pageWidth']} px on a {layout['viewport']} px page"
+            problems.append(f"A4, {path}: {wide}")
     assert not problems, "\n".join(problems)
 
 
