@@ -14,7 +14,7 @@ export OMP_NUM_THREADS ?= 1
 export OPENBLAS_NUM_THREADS ?= 1
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: help system browser setup book test test-fast lint data bench serve pins clean
+.PHONY: help system browser setup book book-student pdf binder-check test test-fast lint data bench serve pins clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -43,6 +43,20 @@ BOOK_TIMEOUT := 1800
 book: setup  ## build the HTML book into _build/html from the data shipped in data/
 	timeout $(BOOK_TIMEOUT) $(BIN)/jupyter-book build . --warningiserror --nitpick --keep-going
 	@echo "Built: $(abspath _build/html/index.html)   (make serve to browse it)"
+
+book-student: setup  ## the students' edition: the same book without the exercises' solutions, in _build/student
+	@mkdir -p _build
+	$(BIN)/python tools/student_config.py _build/student-config.yml
+	timeout $(BOOK_TIMEOUT) $(BIN)/jupyter-book build . --config _build/student-config.yml \
+		--path-output _build/student --warningiserror --nitpick --keep-going
+	@echo "Built: $(abspath _build/student/_build/html/index.html)"
+
+pdf: browser  ## the whole book as one A4 PDF, printed offline by headless Chromium from _build/html (run make book first)
+	@test -f _build/html/index.html || { echo "no book yet: run make book" >&2; exit 1; }
+	$(BIN)/python tools/book_pdf.py _build/html _build/pdf/tcplab.pdf
+
+binder-check: setup  ## replay a Binder build in a fresh venv (environment.yml's pins, postBuild) and run one chapter
+	PYTHON=$(PYTHON) tools/binder-check _build/binder-check
 
 test: setup browser  ## run every test tier: lint, types, unit, property, statistical, notebooks, book, browser
 	$(BIN)/ruff check .

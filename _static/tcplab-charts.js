@@ -1,11 +1,387 @@
 // Draws every tcplab chart on the page with the vega-embed served from _static (no CDN).
-// A chart is a <div class="tcplab-chart"> whose Vega-Lite spec sits in a JSON script tag;
-// charts are redrawn with Vega's dark theme when the reader switches the page to dark mode.
+// A chart is a <div class="tcplab-chart"> whose Vega-Lite spec sits in a JSON script tag.
+//
+// Charts fit their column at any width. A chart is drawn as written; if it is wider than its
+// column, panels side by side are stacked (facets wrap into fewer columns, side-by-side views
+// go one under the other), then every view's width shrinks until the whole chart fits (two
+// trial draws give its fixed part - axes, legends, labels - and the part that scales). Only
+// a chart that still does not fit is scaled down as a picture; data-fit-scale records by how
+// much. Charts are redrawn when their column changes width, and with dark colours (from the
+// spec's usermeta, written by tcplab.charts) when the reader switches the page to dark mode.
+// Each chart's SVG gets an accessible name (the spec's description, else the figure caption)
+// and the export menu a label.
 (function () {
   "use strict";
 
+  var MIN_VIEW_WIDTH = 120; // narrower than this, a plot is no longer readable
+  var FACET_GAP = 24; // room between wrapped panels, besides their own axes
+
   function isDark() {
     return document.documentElement.dataset.theme === "dark";
+  }
+
+  function clone(value) {
+    return JSON.parse(JSON.stringify(value));
+  }
+
+  // ---- colours for dark mode -------------------------------------------------------------
+
+  function darken(spec) {
+    var map = (spec.usermeta && spec.usermeta.tcplab && spec.usermeta.tcplab.dark) || {};
+    var text = JSON.stringify(spec);
+    Object.keys(map).forEach(function (light) {
+      text = text.split(light).join(map[light]);
+      text = text.split(light.toLowerCase()).join(map[light]);
+    });
+    return JSON.parse(text);
+  }
+
+  // ---- the shapes a spec can take --------------------------------------------------------
+
+  function isView(spec) {
+    return spec && typeof spec === "object" && ("mark" in spec || "layer" in spec);
+  }
+
+  function baseWidth(spec, config) {
+    if (typeof spec.width === "number") return spec.width;
+    var view = (config && config.view) || {};
+    return view.continuousWidth || view.width || 300;
+  }
+
+  // Stack what sits side by side: a facet by columns wraps into `columns` columns, a
+  // horizontal concatenation becomes vertical, a wrapped concatenation gets fewer columns.
+  function stack(spec, columns) {
+    var changed = false;
+    if (spec.facet && spec.facet.column && spec.facet.row) {
+      // a grid of rows and columns: one panel per (row, column) pair, wrapped, in the
+      // grid's reading order (the row's then the column's sort of the spec, else as found)
+      var row = spec.facet.row;
+      var col = spec.facet.column;
+      var sortOf = function (f) { return Array.isArray(f.sort) ? f.sort.map(String) : null; };
+      var rows = sortOf(row);
+      var cols = sortOf(col);
+      var key = function (f, list) {
+        var value = "datum[" + JSON.stringify(f.field) + "]";
+        return list ? "indexof(" + JSON.stringify(list) + ", '' + " + value + ")" : "0";
+      };
+      spec.transform = (spec.transform || []).concat([
+        {
+          calculate: "'' + datum[" + JSON.stringify(row.field) + "] + ', ' + datum[" +
+            JSON.stringify(col.field) + "]",
+          as: "__panel",
+        },
+        { calculate: key(row, rows) + " * 1000 + " + key(col, cols), as: "__order" },
+      ]);
+      spec.facet = {
+        field: "__panel",
+        type: "nominal",
+        title: null,
+        sort: { field: "__order", op: "min" },
+        header: { labelAngle: 0, labelAnchor: "start" },
+      };
+      spec.columns = columns;
+      changed = true;
+    } else if (spec.facet && spec.facet.column && !spec.facet.row) {
+      var field = spec.facet.column;
+      spec.facet = field;
+      spec.columns = columns;
+      changed = true;
+    } else if (spec.facet && !spec.facet.row && !spec.facet.column && spec.facet.field) {
+      if (!spec.columns || spec.columns > columns) {
+        spec.columns = columns;
+        changed = true;
+      }
+    } else if (isView(spec) && spec.encoding && spec.encoding.column && !spec.encoding.row) {
+      spec.encoding.facet = spec.encoding.column;
+      delete spec.encoding.column;
+      spec.columns = columns;
+      changed = true;
+    } else if (isView(spec) && spec.encoding && spec.encoding.facet) {
+      if (!spec.columns || spec.columns > columns) {
+        spec.columns = columns;
+        changed = true;
+      }
+    } else if (spec.hconcat) {
+      spec.vconcat = spec.hconcat;
+      delete spec.hconcat;
+      changed = true;
+    } else if (spec.concat) {
+      if (!spec.columns || spec.columns > columns) {
+        spec.columns = columns;
+        changed = true;
+      }
+    }
+    ["vconcat", "concat"].forEach(function (key) {
+      (spec[key] || []).forEach(function (child) {
+        changed = stack(child, columns) || changed;
+      });
+    });
+    return changed;
+  }
+
+  // Legends below the chart wrap into as many columns as fit, one legend under the other.
+  function wrapLegends(spec, room) {
+    spec.config = spec.config || {};
+    var legend = Object.assign({}, spec.config.legend || {});
+    var columns = Math.max(1, Math.floor((room - 20) / 170));
+    if (legend.columns && legend.columns <= columns) return false;
+    legend.columns = columns;
+    legend.labelLimit = Math.max(120, Math.min(legend.labelLimit || 320, room - 40));
+    legend.layout = { bottom: { anchor: "start", direction: "vertical" } };
+    spec.config.legend = legend;
+    // legends a chart sets on its own encodings win over the config: cap their columns too
+    (function visit(node) {
+      if (!node || typeof node !== "object") return;
+      if (Array.isArray(node)) return node.forEach(visit);
+      var own = node.legend;
+      if (own && typeof own === "object" && own.columns > columns) own.columns = columns;
+      Object.keys(node).forEach(function (key) {
+        if (key !== "data" && key !== "datasets" && key !== "config") visit(node[key]);
+      });
+    })(spec);
+    return true;
+  }
+
+  // Titles longer than the room break into lines, at spaces.
+  function wrapTitles(spec, room) {
+    var config = spec.config || {};
+    var size = (config.title && config.title.fontSize) || 13;
+    var perLine = Math.max(12, Math.floor((room - 16) / (size * 0.6)));
+    var changed = false;
+    function lines(text) {
+      var out = [];
+      var line = "";
+      text.split(" ").forEach(function (word) {
+        if (line && (line + " " + word).length > perLine) {
+          out.push(line);
+          line = word;
+        } else {
+          line = line ? line + " " + word : word;
+        }
+      });
+      if (line) out.push(line);
+      return out;
+    }
+    function visit(node) {
+      if (!node || typeof node !== "object" || Array.isArray(node)) return;
+      var title = node.title;
+      if (typeof title === "string" && title.length > perLine) {
+        node.title = lines(title);
+        changed = true;
+      } else if (title && typeof title.text === "string" && title.text.length > perLine) {
+        title.text = lines(title.text);
+        changed = true;
+      }
+      ["spec", "vconcat", "hconcat", "concat", "layer"].forEach(function (key) {
+        var child = node[key];
+        if (Array.isArray(child)) child.forEach(visit);
+        else visit(child);
+      });
+    }
+    visit(spec);
+    return changed;
+  }
+
+  // How many panels of the chart's views fit side by side in `available` pixels.
+  function columnsFor(spec, config, available) {
+    var inner = spec.spec || spec;
+    var width = baseWidth(inner, config);
+    return Math.max(1, Math.floor((available - 60) / (Math.min(width, available) + FACET_GAP)));
+  }
+
+  // The width of the widest view in the spec (0 when no view has a width of its own).
+  function widestView(spec, config) {
+    var widest = 0;
+    (function visit(node) {
+      if (!node || typeof node !== "object") return;
+      if (Array.isArray(node)) return node.forEach(visit);
+      if (isView(node)) {
+        widest = Math.max(widest, baseWidth(node, config));
+        return;
+      }
+      ["spec", "vconcat", "hconcat", "concat"].forEach(function (key) {
+        if (key in node) visit(node[key]);
+      });
+    })(spec);
+    return widest;
+  }
+
+  // Multiply the width of every view in the spec by `factor` (never below MIN_VIEW_WIDTH).
+  function scaleWidths(spec, config, factor) {
+    function visit(node, isTop) {
+      if (!node || typeof node !== "object") return;
+      if (Array.isArray(node)) {
+        node.forEach(function (child) {
+          visit(child, false);
+        });
+        return;
+      }
+      if (isView(node) && !node.__scaled) {
+        if (node.width && typeof node.width === "object" && node.width.step) {
+          node.width.step = Math.max(4, node.width.step * factor);
+        } else if (node.width !== "container") {
+          node.width = Math.max(MIN_VIEW_WIDTH, Math.round(baseWidth(node, config) * factor));
+        }
+        node.__scaled = true;
+      }
+      ["spec", "vconcat", "hconcat", "concat", "layer"].forEach(function (key) {
+        if (key in node && !(key === "layer" && isView(node))) visit(node[key], false);
+      });
+      if (isTop) clean(node);
+    }
+    function clean(node) {
+      if (!node || typeof node !== "object") return;
+      if (Array.isArray(node)) return node.forEach(clean);
+      delete node.__scaled;
+      Object.keys(node).forEach(function (key) {
+        if (key !== "data" && key !== "datasets") clean(node[key]);
+      });
+    }
+    var copy = clone(spec);
+    visit(copy, true);
+    return copy;
+  }
+
+  // ---- drawing -----------------------------------------------------------------------------
+
+  function embedOptions() {
+    var options = {
+      renderer: "svg",
+      actions: { export: true, source: false, compiled: false, editor: false },
+      i18n: { CLICK_TO_VIEW_ACTIONS: "Save this chart as SVG or PNG" },
+      // the SVG is one image with a name (label() below): its marks and axes are not read
+      // out one by one, so Vega gives them no ARIA roles of their own
+      config: { aria: false, mark: { aria: false } },
+    };
+    if (isDark()) {
+      options.theme = "dark";
+      options.config.text = { color: "#e6e6e6" };
+      options.config.background = "transparent";
+    }
+    return options;
+  }
+
+  function render(element, spec) {
+    if (element.tcplabView) {
+      element.tcplabView.finalize();
+      element.tcplabView = null;
+    }
+    return window.vegaEmbed(element, spec, embedOptions()).then(function (result) {
+      element.tcplabView = result.view;
+      var svg = element.querySelector("svg.marks");
+      return svg ? svg.getBoundingClientRect().width : 0;
+    });
+  }
+
+  function available(element) {
+    return Math.floor(element.getBoundingClientRect().width);
+  }
+
+  // Redraw `spec` with every view's width multiplied by the factor that makes the chart
+  // `room` wide: the chart is a fixed part (axes, legends, labels) plus views that scale, so
+  // two draws (`width` at factor 1, and one trial) give both. Shrinks, or grows a chart that
+  // was stacked (up to MAX_GROWTH), never shrinks below MIN_VIEW_WIDTH per view.
+  var MAX_GROWTH = 1.6;
+  function scaleTo(element, spec, width, room, grow) {
+    var config = spec.config || {};
+    var factor = grow ? Math.min(MAX_GROWTH, room / width) : Math.max(0.2, (room / width) * 0.95);
+    return render(element, scaleWidths(spec, config, factor)).then(function (trial) {
+      if (Math.abs(trial - width) < 1) return trial; // nothing scales (all at the minimum)
+      var views = (width - trial) / (1 - factor);
+      var fixed = width - views;
+      var best = Math.min(grow ? MAX_GROWTH : 1, (room - fixed - 2) / views);
+      if (!(best > 0)) {
+        // the fixed part alone is wider than the column: draw the views at their narrowest
+        return trial <= room ? trial : render(element, scaleWidths(spec, config, 0.2));
+      }
+      return render(element, scaleWidths(spec, config, best)).then(function (fitted) {
+        if (fitted <= room) return fitted;
+        return render(element, scaleWidths(spec, config, best * 0.97));
+      });
+    });
+  }
+
+  // Draw; if the chart is wider than its column, stack it (and let it fill the column),
+  // then shrink it until it fits.
+  function fit(element, spec) {
+    var room = available(element);
+    var config = spec.config || {};
+    var current = spec;
+    var stacked = false;
+    return render(element, current)
+      .then(function (width) {
+        if (width <= room) return width;
+        var copy = clone(current);
+        var restacked = stack(copy, columnsFor(copy, config, room));
+        var wrapped = wrapTitles(copy, room);
+        if (!wrapLegends(copy, room) && !restacked && !wrapped) return width;
+        current = copy;
+        stacked = restacked;
+        return render(element, current);
+      })
+      .then(function (width) {
+        if (width > room) return scaleTo(element, current, width, room, false);
+        var widest = widestView(current, config);
+        if (!stacked || !widest || widest >= 0.75 * room) return width;
+        // a stacked chart fills the column: its views grow to the room left by the axes
+        var factor = Math.min(MAX_GROWTH, (room - 80) / widest);
+        if (factor <= 1.05) return width;
+        var grown = scaleWidths(current, config, factor);
+        return render(element, grown).then(function (wider) {
+          return wider <= room ? wider : scaleTo(element, grown, wider, room, false);
+        });
+      })
+      .then(function (width) {
+        var svg = element.querySelector("svg.marks");
+        if (svg && width > room) {
+          // the last resort: the picture scaled down as a whole (axes and text with it)
+          svg.style.width = room + "px";
+          svg.style.height = "auto";
+          element.dataset.fitScale = (room / width).toFixed(3);
+        } else {
+          delete element.dataset.fitScale;
+        }
+      });
+  }
+
+  function name(element, spec) {
+    if (spec.description) return spec.description;
+    var figure = element.closest("figure");
+    var caption = figure && figure.querySelector("figcaption .caption-text, figcaption");
+    if (caption) return caption.textContent.replace(/\s+/g, " ").replace(/#$/, "").trim();
+    var title = spec.title && (spec.title.text || spec.title);
+    return title ? String(title) : "";
+  }
+
+  function label(element, spec) {
+    var svg = element.querySelector("svg.marks");
+    var text = name(element, spec);
+    if (svg) {
+      // one image with a name: what is inside is drawing, not content to read out
+      Array.prototype.forEach.call(svg.children, function (child) {
+        if (child.tagName.toLowerCase() === "g") child.setAttribute("aria-hidden", "true");
+      });
+      svg.setAttribute("role", "img");
+      svg.setAttribute("aria-label", text);
+      var figure = element.closest("figure");
+      var caption = figure && figure.querySelector("figcaption");
+      if (caption) {
+        if (!caption.id) caption.id = element.id + "-caption";
+        svg.setAttribute("aria-describedby", caption.id);
+      }
+    }
+    var wrapper = element.querySelector(".chart-wrapper");
+    if (wrapper) {
+      // the SVG carries the name; the wrapper would announce it a second time
+      wrapper.removeAttribute("role");
+      wrapper.removeAttribute("aria-roledescription");
+      wrapper.removeAttribute("aria-label");
+    }
+    var summary = element.querySelector("details > summary");
+    if (summary) {
+      summary.setAttribute("aria-label", "Save this chart as SVG or PNG");
+      summary.setAttribute("title", "Save this chart as SVG or PNG");
+    }
   }
 
   function draw(element) {
@@ -14,21 +390,16 @@
       console.error("tcplab: cannot draw chart", element.id);
       return;
     }
-    var options = {
-      renderer: "svg",
-      actions: { export: true, source: false, compiled: false, editor: false },
-    };
-    if (isDark()) {
-      options.theme = "dark";
-      options.config = { text: { color: "#e6e6e6" }, background: "transparent" };
-    }
-    if (element.tcplabView) {
-      element.tcplabView.finalize();
-    }
-    window
-      .vegaEmbed(element, JSON.parse(specTag.textContent), options)
-      .then(function (result) {
-        element.tcplabView = result.view;
+    var spec = JSON.parse(specTag.textContent);
+    if (isDark()) spec = darken(spec);
+    element.dataset.drawn = "false";
+    element.tcplabWidth = available(element);
+    element.tcplabDrawing = (element.tcplabDrawing || Promise.resolve())
+      .then(function () {
+        return fit(element, spec);
+      })
+      .then(function () {
+        label(element, spec);
         element.dataset.drawn = "true";
       })
       .catch(function (error) {
@@ -40,8 +411,31 @@
     document.querySelectorAll(".tcplab-chart").forEach(draw);
   }
 
+  function redrawOnResize() {
+    if (typeof window.ResizeObserver !== "function") return;
+    var pending = null;
+    var observer = new ResizeObserver(function (entries) {
+      var changed = entries
+        .map(function (entry) {
+          return entry.target;
+        })
+        .filter(function (element) {
+          return Math.abs(available(element) - (element.tcplabWidth || 0)) > 4;
+        });
+      if (!changed.length) return;
+      clearTimeout(pending);
+      pending = setTimeout(function () {
+        changed.forEach(draw);
+      }, 150);
+    });
+    document.querySelectorAll(".tcplab-chart").forEach(function (element) {
+      observer.observe(element);
+    });
+  }
+
   function start() {
     drawAll();
+    redrawOnResize();
     new MutationObserver(drawAll).observe(document.documentElement, {
       attributes: true,
       attributeFilter: ["data-theme"],

@@ -52,7 +52,15 @@ def root() -> Path:
 
 @pytest.fixture(scope="session")
 def built_book(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Build the book once, warnings as errors, into a fresh folder; return its html folder."""
+    """Build the book once, warnings as errors, into a fresh folder; return its html folder.
+
+    With ``TCPLAB_BOOK_HTML`` set to a built book's html folder, the book and browser tiers
+    check that build instead (to rerun them without building again)."""
+    given = os.environ.get("TCPLAB_BOOK_HTML")
+    if given:
+        if not (Path(given) / "index.html").exists():
+            pytest.fail(f"TCPLAB_BOOK_HTML={given}: no index.html there")
+        return Path(given)
     out = tmp_path_factory.mktemp("book")
     command = [
         str(BIN / "jupyter-book"),
@@ -80,3 +88,25 @@ def built_book(tmp_path_factory: pytest.TempPathFactory) -> Path:
             shutil.copytree(reports, ROOT / "_build" / "failed-reports", dirs_exist_ok=True)
         pytest.fail(f"jupyter-book build failed (exit {done.returncode}):\n{log[-6000:]}")
     return out / "_build" / "html"
+
+
+@pytest.fixture(scope="session")
+def site(built_book: Path):
+    """The built book served on 127.0.0.1, for the browser tiers."""
+    from browser_tools import serve
+
+    with serve(built_book) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium, headless, with every host but 127.0.0.1 unreachable."""
+    from playwright.sync_api import sync_playwright
+
+    from browser_tools import FLAGS
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=chromium_executable(), args=FLAGS)
+        yield chromium
+        chromium.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -80,3 +81,24 @@ def test_every_notebook_chapter_offers_its_notebook_for_download(built_book: Pat
         assert f'href="../_sources/chapters/{stem}.ipynb"' in page, f"{stem}: no .ipynb download"
         assert (built_book / "_sources" / "chapters" / f"{stem}.ipynb").exists()
         assert "mybinder.org" in page, f"{stem}: no launch button"
+
+
+_CAPTION_NUMBER = re.compile(r'<span class="caption-number">Figure ([0-9.]+)')
+
+
+def test_figures_are_numbered_per_chapter(built_book: Path) -> None:
+    """Figure c.n: one chapter number c per page, n = 1, 2, ... in order, and no two pages
+    share c, so that "Figure 15" can never be mistaken for the paper's Fig. 15."""
+    chapters = {}
+    for page in _pages(built_book):
+        numbers = _CAPTION_NUMBER.findall(page.read_text(encoding="utf-8"))
+        if not numbers:
+            continue
+        name = page.relative_to(built_book).as_posix()
+        parts = [number.split(".") for number in dict.fromkeys(numbers)]
+        assert all(len(p) == 2 for p in parts), f"{name}: {numbers} are not chapter.figure"
+        assert len({p[0] for p in parts}) == 1, f"{name}: figures of two chapters: {numbers}"
+        assert [int(p[1]) for p in parts] == list(range(1, len(parts) + 1)), f"{name}: {numbers}"
+        chapters[name] = parts[0][0]
+    assert chapters, "no numbered figure in the book"
+    assert len(set(chapters.values())) == len(chapters), chapters

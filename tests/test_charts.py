@@ -2,6 +2,7 @@ import re
 
 import altair as alt
 import pandas as pd
+import pytest
 
 from tcplab import charts
 
@@ -28,3 +29,40 @@ def test_charts_render_to_svg_in_the_kernel() -> None:
 def test_role_colours_are_fixed() -> None:
     scale = charts.role_scale([charts.PAPER, charts.OURS])
     assert scale.range == [charts.ROLE_COLOURS[charts.PAPER], charts.ROLE_COLOURS[charts.OURS]]
+
+
+def _spec_of(page: str) -> dict:
+    import json
+
+    found = re.search(r'<script type="application/json"[^>]*>(.*)</script>', page, re.S)
+    return json.loads(found.group(1).replace("<\\/", "</"))
+
+
+def test_every_chart_gets_a_description_and_the_dark_colours() -> None:
+    titled = _chart().properties(title="Goodput against p")
+    spec = _spec_of(titled._repr_mimebundle_()["text/html"])
+    assert spec["description"] == "Goodput against p"  # the title, when nothing better
+    assert spec["usermeta"]["tcplab"]["dark"] == charts.DARK
+    described = charts.describe(titled, "Goodput falls as 1/sqrt(p):  from 900 to 40 packets/s.")
+    spec = _spec_of(described._repr_mimebundle_()["text/html"])
+    assert spec["description"] == "Goodput falls as 1/sqrt(p): from 900 to 40 packets/s."
+    with pytest.raises(ValueError, match="description"):
+        charts.describe(titled, "  ")
+
+
+def test_ten_series_get_ten_colours() -> None:
+    assert len(set(charts.category_range(10))) == 10
+    assert charts.category_range(4) == charts.PALETTE[:4]
+    with pytest.raises(ValueError, match="count=11"):
+        charts.category_range(11)
+
+
+def test_dark_mode_colours_read_on_a_dark_page() -> None:
+    def luminance(colour: str) -> float:
+        channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    page = luminance("#14181e")  # pydata-sphinx-theme's dark background
+    for light, dark in charts.DARK.items():
+        assert (luminance(dark) + 0.05) / (page + 0.05) >= 4.5, (light, dark)

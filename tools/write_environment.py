@@ -4,8 +4,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 HEADER = """\
-# Conda users' environment: `conda env create -f environment.yml && conda activate tcplab`,
-# then `pip install -e .`. Generated from requirements.txt by `make pins`; do not edit by hand.
+# Conda users' and Binder's environment: `conda env create -f environment.yml && conda
+# activate tcplab`, then `./postBuild` (it runs `pip install -e .`; Binder runs it itself).
+# Generated from requirements.txt by `make pins`; do not edit by hand.
 name: tcplab
 channels:
   - conda-forge

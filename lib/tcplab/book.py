@@ -14,7 +14,7 @@ from pathlib import Path
 from sphinx.application import Sphinx
 from sphinx.config import Config
 
-__all__ = ["setup", "VEGA_BUNDLE", "write_vega_bundle", "VegaLiteMimeRenderer"]
+__all__ = ["setup", "VEGA_BUNDLE", "write_vega_bundle", "VegaLiteMimeRenderer", "student_config"]
 
 VEGA_BUNDLE = "tcplab-vega.js"
 MATHJAX_FILE = "tex-svg.js"
@@ -95,8 +95,32 @@ def _drop_duplicate_scripts(
     context["script_files"] = unique
 
 
+def _fix_citation_roles(
+    app: Sphinx, pagename: str, templatename: str, context: dict, doctree: object
+) -> None:
+    """docutils marks each bibliography entry ``role="doc-biblioentry"`` inside a
+    ``role="list"``: a role ARIA 1.2 deprecated, which a list may not hold (axe:
+    aria-required-children). Entries of a list are list items."""
+    body = context.get("body")
+    if isinstance(body, str) and 'role="doc-biblioentry"' in body:
+        context["body"] = body.replace('role="doc-biblioentry"', 'role="listitem"')
+
+
+def student_config(config: dict) -> dict:
+    """The students' edition of the book's configuration (``config``: the parsed
+    _config.yml): the same book with every exercise's solution left out (sphinx-exercise's
+    ``hide_solutions``) and the title saying so. ``make book-student`` builds it."""
+    out = dict(config)
+    out["title"] = f"{config['title']} (students' edition, without solutions)"
+    sphinx = dict(out.get("sphinx") or {})
+    sphinx["config"] = {**(sphinx.get("config") or {}), "hide_solutions": True}
+    out["sphinx"] = sphinx
+    return out
+
+
 def setup(app: Sphinx) -> dict[str, object]:
     app.connect("config-inited", _add_assets)
     app.connect("html-page-context", _drop_duplicate_scripts, priority=900)  # after the rest
+    app.connect("html-page-context", _fix_citation_roles)
     app.add_js_file(VEGA_BUNDLE)  # _static/tcplab-charts.js and tcplab.css: Jupyter Book adds them
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -4,8 +4,17 @@ Charts are altair (Vega-Lite) specs. In the built book each chart is a ``<div>``
 in a JSON script tag; ``_static/tcplab-charts.js`` draws it with the Vega bundle the book serves
 itself, so sliders (Vega-Lite params) work on a static page with no kernel and no CDN. In a live
 Jupyter kernel the same output also carries the Vega-Lite MIME type for JupyterLab to draw.
-Colours are the Okabe-Ito colour-blind-safe palette; the paper's values are always drawn in
-the same colour and mark, beside ours.
+Colours are the Okabe-Ito colour-blind-safe palette (:data:`PALETTE`, seven colours) or, for
+eight to ten series, :data:`PALETTE_10`; the paper's values are always drawn in the same
+colour and mark (open diamonds), beside ours. Captions name marks by their shape and legend
+entry, never by a colour alone.
+
+The book fits every chart to the width of its column (``_static/tcplab-charts.js``): a chart
+is written for a wide column (views up to about 520 px wide, legends below), and on a narrow
+screen facets wrap, side-by-side views stack and widths shrink. Every chart carries a short
+text description (:func:`describe`: what it shows and its key numbers), which becomes the
+accessible name of its SVG; in dark mode the colours of :data:`DARK` replace their light
+counterparts.
 """
 
 from __future__ import annotations
@@ -15,18 +24,22 @@ import html
 import itertools
 import json
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 import altair as alt
 import pandas as pd
 
 __all__ = [
     "PALETTE",
+    "PALETTE_10",
+    "DARK",
     "OURS",
     "FORMULA",
     "PAPER",
     "ROLE_COLOURS",
     "enable",
+    "category_range",
+    "describe",
     "to_html",
     "to_svg",
     "role_scale",
@@ -42,10 +55,29 @@ OURS = "simulation (ours)"
 FORMULA = "formula"
 PAPER = "paper"
 ROLE_COLOURS = {OURS: "#0072B2", FORMULA: "#009E73", PAPER: "#D55E00"}
+# Tableau 10 (its light grey made darker, to read on white): for eight to ten series, such as
+# ten connections' windows, where seven colours would repeat.
+PALETTE_10 = [
+    "#4E79A7", "#F28E2B", "#E15759", "#76B7B2", "#59A14F",
+    "#EDC948", "#B07AA1", "#FF9DA7", "#9C755F", "#79706E",
+]  # fmt: skip
+# Dark-mode replacements for the colours that are too dark on a dark page (contrast >= 4.5:1
+# on #14181e); the rest of both palettes read on either background.
+DARK = {
+    "#0072B2": "#3A9CE6",
+    "#56B4E9": "#A6DCFF",
+    "#D55E00": "#FF7A2E",
+    "#009E73": "#19C795",
+    "#CC79A7": "#E89BC6",
+    "#4E79A7": "#7FA6D6",
+    "#9C755F": "#C49A82",
+    "#79706E": "#A8A09E",
+}
 
 # altair 6 names it "application/vnd.vegalite.v6.json", which nbformat rejects for JSON data.
 VEGALITE_MIME_TYPE = "application/vnd.vegalite.v6+json"  # also in tcplab.book
 _chart_numbers = itertools.count(1)
+ChartT = TypeVar("ChartT", bound=alt.TopLevelMixin)
 
 
 def _theme() -> alt.theme.ThemeConfig:
@@ -63,8 +95,44 @@ def _theme() -> alt.theme.ThemeConfig:
     }
 
 
+def category_range(count: int) -> list[str]:
+    """Colours for ``count`` series: the Okabe-Ito seven, or Tableau's ten for eight to ten.
+
+    More than ten series cannot be told apart by colour: a ``ValueError`` says so."""
+    if count <= len(PALETTE):
+        return PALETTE[: max(count, 1)]
+    if count <= len(PALETTE_10):
+        return PALETTE_10[:count]
+    raise ValueError(f"count={count}: at most {len(PALETTE_10)} series can be told apart by colour")
+
+
+def describe(chart: ChartT, text: str) -> ChartT:
+    """Give ``chart`` its short text description: what it shows and its key numbers.
+
+    It becomes the accessible name of the chart's SVG in the book (screen readers read it
+    instead of the marks); the figure's caption is linked to it as its description."""
+    if not text.strip():
+        raise ValueError("text='': a chart's description must say what it shows")
+    return chart.properties(description=" ".join(text.split()))
+
+
+def _title_text(title: object) -> str:
+    if isinstance(title, dict):
+        title = title.get("text", "")
+    if isinstance(title, list):
+        title = " ".join(map(str, title))
+    return str(title or "")
+
+
 def to_html(spec: dict[str, Any]) -> str:
-    """The HTML a chart becomes in the book: a container and its spec as inert JSON."""
+    """The HTML a chart becomes in the book: a container and its spec as inert JSON.
+
+    The spec gains the dark-mode colours (``usermeta``) and, when it has none, a description
+    from its title, so that every chart has an accessible name."""
+    spec = dict(spec)
+    spec["usermeta"] = {**spec.get("usermeta", {}), "tcplab": {"dark": DARK}}
+    if not spec.get("description") and _title_text(spec.get("title")):
+        spec["description"] = _title_text(spec.get("title"))
     text = json.dumps(spec, sort_keys=True, separators=(",", ":"))
     digest = hashlib.sha1(text.encode()).hexdigest()[:10]
     chart_id = f"tcplab-chart-{digest}-{next(_chart_numbers)}"

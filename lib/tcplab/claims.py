@@ -8,13 +8,26 @@ the tests check every claim with the same tolerance the chapter prints.
 from __future__ import annotations
 
 import html
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-__all__ = ["Claim", "claims_frame", "claims_html", "rows", "one_row", "glue_numbers"]
+from . import tables
+
+__all__ = [
+    "Claim",
+    "claims_frame",
+    "claims_html",
+    "claim_decimals",
+    "is_yes_no",
+    "yes_no",
+    "rows",
+    "one_row",
+    "glue_numbers",
+]
 
 
 @dataclass(frozen=True)
@@ -53,28 +66,97 @@ def claims_frame(claims: Iterable[Claim]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _number(value: float) -> str:
-    return f"{value:.6g}"
+def yes_no(claim: str, source: str, paper: bool, book: bool) -> Claim:
+    """A statement the paper makes in words, checked as true or false (tolerance 0).
+
+    ``claim`` is the statement, worded so that "yes" means it holds; ``paper`` is what the
+    paper says (almost always True), ``book`` whether it holds in the book's runs."""
+    return Claim(claim, source, paper=float(paper), book=float(book), tolerance=0.0)
 
 
-def claims_html(claims: Iterable[Claim]) -> str:
-    """The paper-vs-book table as HTML, with a clear verdict per row."""
+def is_yes_no(claim: Claim) -> bool:
+    """A yes/no statement: tolerance 0 and both values 0 or 1 (see :func:`yes_no`)."""
+    return claim.tolerance == 0 and {claim.paper, claim.book} <= {0.0, 1.0}
+
+
+def claim_decimals(tolerance: float) -> int:
+    """Decimals that show a value to the precision its tolerance makes matter: one digit
+    finer than the tolerance (0.03 -> 3, 10⁻⁶ -> 7), between 0 and 9."""
+    if not tolerance > 0 or math.isinf(tolerance):
+        return 6
+    return min(max(math.ceil(-math.log10(tolerance)) + 1, 0), 9)
+
+
+def _value(value: float, decimals: int, shortest: bool) -> str:
+    text = tables.fixed(value, decimals)
+    if shortest and "." in text:  # the paper's value as the paper prints it: 0.75, not 0.750000
+        text = text.rstrip("0").rstrip(".")
+    return text
+
+
+def _check(claim: Claim, decimals: int) -> str:
+    """The row's verdict as a sentence the reader can redo by hand."""
+    if is_yes_no(claim):
+        if claim.within:
+            return "The statement holds in the book's runs, as the paper says."
+        return "The statement does not hold in the book's runs: see the text."
+    gap = abs(claim.difference)
+    allowed = tables.significant(claim.tolerance, 2) if claim.tolerance else "0"
+    if "." in allowed and "×" not in allowed:
+        allowed = allowed.rstrip("0").rstrip(".")
+    if gap == 0:
+        said = "The book's value equals the paper's"
+    else:
+        small = gap < 0.5 * 10.0**-decimals  # too small for the row's decimals
+        off = tables.power_of_ten(gap, 1) if small else tables.fixed(gap, decimals)
+        said = f"The book is {off} {'above' if claim.difference > 0 else 'below'} the paper"
+    if claim.within:
+        return f"{said}: within the tolerance ±{allowed}."
+    return f"{said}: outside the tolerance ±{allowed} (see the text)."
+
+
+CLAIMS_CAPTION = (
+    "Paper vs. book: the paper's value, the book's (computed when this page was built) and "
+    "the tolerance the book promises. “yes”: the book is within that tolerance of the paper. "
+    "“no”: the book does not reproduce the paper there; the text around this table says why."
+)
+
+
+def claims_html(claims: Iterable[Claim], caption: str = CLAIMS_CAPTION) -> str:
+    """The paper-vs-book table as HTML: each row reads as a sentence a student can check.
+
+    Values are printed to one digit finer than the row's tolerance; a yes/no statement
+    (:func:`yes_no`) prints as words; the caption says what a "no" means."""
     head = "".join(
-        f"<th>{h}</th>" for h in ("Claim", "Paper", "Book", "Difference", "Tolerance", "Agrees")
+        f'<th scope="col">{h}</th>'
+        for h in ("What the paper says (where)", "Paper", "Book", "Check", "Agrees?")
     )
     body = []
     for c in claims:
-        verdict = '<td class="tcplab-ok">yes</td>' if c.within else '<td class="tcplab-off">no</td>'
+        decimals = claim_decimals(c.tolerance)
+        if is_yes_no(c):
+            paper, book = ("yes" if c.paper else "no"), ("yes" if c.book else "no")
+            css = ""
+        else:
+            paper = _value(c.paper, decimals, shortest=True)
+            book = _value(c.book, decimals, shortest=False)
+            css = ' class="tcplab-num"'
+        verdict = (
+            '<td class="tcplab-ok">yes</td>' if c.within else '<td class="tcplab-off">no</td>'
+        )
         body.append(
             "<tr>"
-            f"<td>{html.escape(c.claim)}<br><small>{html.escape(c.source)}</small></td>"
-            f"<td>{_number(c.paper)}</td><td>{_number(c.book)}</td>"
-            f"<td>{c.difference:+.2e}</td><td>&plusmn;{c.tolerance:.1e}</td>{verdict}</tr>"
+            f'<th scope="row">{html.escape(c.claim)}<br>'
+            f'<small class="tcplab-source">{html.escape(c.source)}</small></th>'
+            f"<td{css}>{paper}</td><td{css}>{book}</td>"
+            f'<td class="tcplab-check">{html.escape(_check(c, decimals))}</td>{verdict}</tr>'
         )
-    return (
-        '<table class="tcplab-claims table">'
+    table = (
+        '<table class="tcplab-claims tcplab-table table">'
+        f"<caption>{html.escape(caption)}</caption>"
         f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
     )
+    return tables._scroll_box(table, "Paper vs. book")
 
 
 def rows(table: pd.DataFrame, **where: float | str) -> pd.DataFrame:

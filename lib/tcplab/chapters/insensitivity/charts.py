@@ -13,7 +13,18 @@ from collections.abc import Sequence
 import altair as alt
 import pandas as pd
 
-from tcplab.charts import FORMULA, OURS, PALETTE, PAPER, fraction, grid_step, role_colour, slider
+from tcplab.charts import (
+    FORMULA,
+    OURS,
+    PALETTE,
+    PAPER,
+    describe,
+    fraction,
+    grid_step,
+    role_colour,
+    slider,
+)
+from tcplab.tables import significant
 
 __all__ = [
     "throughput_explorer",
@@ -148,10 +159,10 @@ def throughput_explorer(
         sim.transform_filter("datum.flows === N && datum.policy === 'one'")
         .transform_calculate(
             text="'N = ' + N + ', β = ' + format(beta, '.2f') + ': Theorem 1 '"
-            f" + format({_THEOREM1.format(n='N')}, '.2%') + ', simulated '"
+            f" + format({_THEOREM1.format(n='N')}, '.2%') + ',|simulated '"
             " + format(datum.simulated, '.2%') + '; ALL ' + format((1 + beta) / 2, '.2%')"
         )
-        .mark_text(align="left", baseline="bottom", dx=8, dy=-8, fontSize=13)
+        .mark_text(align="left", baseline="bottom", dx=8, dy=-8, fontSize=13, lineBreak="|")
         .encode(x=alt.value(0), y=alt.value(260), text="text:N")
     )
     # the curve first: a page test waits for the first mark, and a flat line has no height
@@ -159,7 +170,7 @@ def throughput_explorer(
     if points:
         layers.append(_paper_points(points, fade=_PAPER_BETA).encode(x=x, y=y))
     top = alt.layer(*layers, marker, label).properties(
-        title="Fig. 2: N AIMD connections, one signalled per congestion event",
+        title="N AIMD connections, one signalled per event",
         width=520,
         height=260,
     )
@@ -217,14 +228,31 @@ def throughput_explorer(
     bottom = alt.layer(*gain_layers, gain_marker).properties(
         title="Gain of ONE over ALL, and its limit 2/(1 + β)", width=520, height=170
     )
-    return alt.vconcat(top, bottom).add_params(beta, pick_n).resolve_scale(shape="independent")
+    chart = alt.vconcat(top, bottom).add_params(beta, pick_n).resolve_scale(shape="independent")
+    return describe(chart, _throughput_description(table, gains))
+
+
+def _throughput_description(table: pd.DataFrame, gains: pd.DataFrame) -> str:
+    tcp = table[(table["beta"] - 0.5).abs() < 1e-9].set_index(["policy", "flows"])
+    gain = gains[(gains["beta"] - 0.5).abs() < 1e-9]
+    big = gain[gain["flows"] == gain["flows"].max()].iloc[0]
+    return (
+        "Two charts with sliders for β and N. Top: the mean aggregate rate of N AIMD "
+        "connections against N, one connection signalled per congestion event (ONE, the "
+        "formula 1 − 1/(1 + Nρ) as a line, simulations as dots) and all signalled (ALL, a flat "
+        f"line at (1 + β)/2). For β = 1/2, N = 3 gives {tcp.loc[('one', 3), 'simulated']:.4f} "
+        f"and N = 6 gives {tcp.loc[('one', 6), 'simulated']:.4f}, beside the paper's 90% and "
+        "almost 95% (diamonds); ALL stays at 0.75. Bottom: the gain of ONE over ALL against N "
+        f"on a log scale, {big['simulated']:.4f} at N = {int(big['flows'])}, approaching its "
+        "limit 2/(1 + β), 4/3 for β = 1/2."
+    )
 
 
 # ---- Example 1: Figs. 3 and 4 -----------------------------------------------------------------
 
 
 def _example1_layers(table: pd.DataFrame) -> tuple[alt.Chart, ...]:
-    x = alt.X("sigma:Q", title="bias σ (class 1 is picked with probability σ)")
+    x = alt.X("sigma:Q", title="bias σ (chance class 1 is hit)")
     y = alt.Y("value:Q", title="mean rate / c", scale=alt.Scale(domain=[0, 1]))
     base = alt.Chart(table).transform_calculate(
         label="datum.group === 'aggregate' ? 'aggregate' : substring(datum.group, 0, 7)"
@@ -283,7 +311,7 @@ def example1_explorer(table: pd.DataFrame, paper_value: float) -> alt.VConcatCha
     sigmas = table["sigma"]
     start = 0.125 if (sigmas - 0.125).abs().min() < 1e-9 else float(sigmas.iloc[0])
     sigma = slider("sigma", "bias σ", sigmas.min(), sigmas.max(), grid_step(sigmas), start)
-    x = alt.X("sigma:Q", title="bias σ (class 1 is picked with probability σ)")
+    x = alt.X("sigma:Q", title="bias σ (chance class 1 is hit)")
     y = alt.Y("value:Q", title="mean rate / c", scale=alt.Scale(domain=[0, 1]))
     lines, bars, dots, names = _example1_layers(table)
     paper = (
@@ -301,26 +329,49 @@ def example1_explorer(table: pd.DataFrame, paper_value: float) -> alt.VConcatCha
         .encode(x=x)
     )
     plot = alt.layer(lines, bars, dots, names, paper, marker).properties(
-        title="Fig. 3: Example 1, four connections in two classes", width=520, height=260
+        title="Example 1: four connections in two classes", width=520, height=260
     )
-    readout = (
+    line = alt.Y("line:O", axis=None)
+    numbers = (
         alt.Chart(table)
         .transform_filter("abs(datum.sigma - sigma) < 1e-6")
         .transform_calculate(
-            line="datum.group === 'aggregate' ? 2 : (substring(datum.group, 6, 7) === '1' ? 0 : 1)",
-            text="'σ = ' + format(sigma, '.3f') + ', ' + datum.group + ': simulated '"
-            " + format(datum.simulated, '.5f') + ' ± ' + format(datum.ci, '.1e')"
-            " + ', exact ' + format(datum.formula, '.5f')",
+            line="datum.group === 'aggregate' ? 3 : (substring(datum.group, 6, 7) === '1' ? 1 : 2)",
+            text="(datum.group === 'aggregate' ? 'aggregate' : substring(datum.group, 0, 7))"
+            " + ': ' + format(datum.simulated, '.5f') + ' ± ' + format(datum.ci, '.5f')"
+            " + ' (exact ' + format(datum.formula, '.5f') + ')'",
         )
         .mark_text(align="left", fontSize=12)
-        .encode(
-            y=alt.Y("line:O", axis=None),
-            x=alt.value(0),
-            text="text:N",
-        )
-        .properties(width=520, height=54)
+        .encode(y=line, x=alt.value(0), text="text:N")
     )
-    return alt.vconcat(plot, readout).add_params(sigma)
+    heading = (
+        alt.Chart(pd.DataFrame({"line": [0]}))
+        .transform_calculate(
+            text="'σ = ' + format(sigma, '.3f') + ': simulated ± 95% (exact)'"
+        )
+        .mark_text(align="left", fontSize=12, fontWeight="bold")
+        .encode(y=line, x=alt.value(0), text="text:N")
+    )
+    readout = alt.layer(heading, numbers).properties(width=520, height=72)
+    chart = alt.vconcat(plot, readout).add_params(sigma)
+    return describe(chart, _example1_description(table, paper_value))
+
+
+def _example1_description(table: pd.DataFrame, paper_value: float) -> str:
+    aggregate = table[table["group"] == "aggregate"]
+    worst = float((aggregate["simulated"] / paper_value - 1).abs().max())
+    low, high = table["sigma"].min(), table["sigma"].max()
+    ends = table[table["sigma"].isin([low, high])].set_index(["sigma", "group"])["formula"]
+    one, two = (f"class {k} (connections {2 * k - 1}-{2 * k})" for k in (1, 2))
+    return (
+        "A chart with a slider for the bias σ, and the numbers at the chosen σ below it. Mean "
+        "rate of each class of two connections and of all four against σ, the probability "
+        f"that class 1 is the one signalled. As σ goes from {low:g} to {high:g}, class 1 falls "
+        f"from {ends[(low, one)]:.3f} to {ends[(high, one)]:.3f} and class 2 rises from "
+        f"{ends[(low, two)]:.3f} to {ends[(high, two)]:.3f} (straight lines, exact), while the "
+        f"aggregate stays at 12/13 = {paper_value:.4f}, the paper's value (diamond), to within "
+        f"{worst:.2%} in every simulation."
+    )
 
 
 def example1_chart(
@@ -372,9 +423,18 @@ def sample_paths_chart(paths: pd.DataFrame) -> alt.FacetChart:
                 "panel:N",
                 title=None,
                 sort=alt.EncodingSortField(field="sigma", op="max", order="descending"),
+                header=alt.Header(labelLimit=300),
             )
         )
-        .properties(title="Fig. 4: sample paths of the four rates (exact breakpoints)")
+        .properties(
+            title="Sample paths of the four rates (exact breakpoints)",
+            description=(
+                "Two panels of four connections' rates over time, between 0 and c. With σ = 1/2 "
+                "the four sawtooths overlap and share the link; with σ = 1/8 connections 1 and "
+                "2, signalled less often, climb higher and hold most of the link while "
+                "connections 3 and 4 stay low."
+            ),
+        )
     )
 
 
@@ -386,7 +446,7 @@ def multtcp_chart(table: pd.DataFrame, paper_value: float, paper_n: int, paper_r
 
     ``paper_value`` is the paper's 1 - 1/(4N) at ``paper_n``; ``paper_ratio`` its bound 1.025.
     """
-    x = alt.X("flows:Q", title="number of connections N (emulated by MultTCP)")
+    x = alt.X("flows:Q", title="connections N (emulated)")
     series = {
         "MultTCP: one connection, β = 1 − 1/(2N)": ("multtcp_simulated", "multtcp_formula"),
         "N connections under ONE": ("one_simulated", "one_formula"),
@@ -463,7 +523,16 @@ def multtcp_chart(table: pd.DataFrame, paper_value: float, paper_n: int, paper_r
     bottom = alt.layer(ratio_line, ratio_dots, bound, paper_bound).properties(
         title="How much MultTCP overshoots, and the paper's bound", width=520, height=170
     )
-    return alt.vconcat(top, bottom)
+    worst = table.loc[table["ratio_simulated"].idxmax()]
+    return describe(
+        alt.vconcat(top, bottom),
+        "Two charts against the number of connections N that MultTCP emulates. Top: the mean "
+        "rate of one MultTCP connection (squares) lies on 1 − 1/(4N), above the N connections "
+        "it emulates (circles, on 1 − 1/(1 + 3N)); one connection with decrease factor "
+        "1 − 2/(1 + 3N) (triangles) sits on the circles. Bottom: the ratio of MultTCP to N "
+        f"connections peaks at {worst['ratio_simulated']:.4f} for N = {int(worst['flows'])} and "
+        f"then falls towards 1, below the paper's bound {paper_ratio} (dashed line).",
+    )
 
 
 # ---- round-trip times, and connections that differ -------------------------------------------
@@ -512,10 +581,17 @@ def rtt_chart(
     paper = _paper_points(
         [{"η": "1", "value": paper_value, "note": "'(5) does not depend on η1': 12/13"}]
     ).encode(x=x, y=y)
-    return alt.layer(band, rule, dots, paper).properties(
-        title="A common RTT does not matter (N = 4, β = 1/2; grey: 12/13 ± 0.2%)",
-        width=520,
-        height=220,
+    spread = float(frame["simulated"].max() - frame["simulated"].min())
+    return describe(
+        alt.layer(band, rule, dots, paper).properties(
+            title="A common RTT does not matter (N = 4, β = 1/2)",
+            width=520,
+            height=220,
+        ),
+        "Mean aggregate rate of four identical connections for a common increase rate η from "
+        f"{order[0]} to {order[-1]}, under four loss policies (one marker shape each). Every "
+        f"point lies on 12/13 = {paper_value:.4f} (line, the paper's value as a diamond): they "
+        f"spread over {significant(spread, 1)}, inside the grey band of ±0.2%.",
     )
 
 
@@ -526,7 +602,13 @@ def heterogeneous_chart(table: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
     columns = ["case", "policy", "flows", "simulated", "ci", "low", "high", "exact", "eq5"]
     frame = _slim(table, columns)
     order = list(dict.fromkeys(frame["case"]))
-    y = alt.Y("case:N", title=None, sort=order, axis=alt.Axis(labelLimit=260))
+    y = alt.Y(
+        "case:N",
+        title=None,
+        sort=order,
+        # the case names break at " (" onto a second line, so that they stay narrow
+        axis=alt.Axis(labelLimit=180, labelExpr="split(replace(datum.label, ' (', '|('), '|')"),
+    )
     x = alt.X(
         "value:Q", title="mean aggregate rate / c", scale=alt.Scale(domain=[0.78, 1.0], nice=False)
     )
@@ -583,8 +665,23 @@ def heterogeneous_chart(table: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
         for case, value, n in zip(eq5["case"], eq5["eq5"], eq5["flows"].astype(int), strict=True)
     ]
     paper = _paper_points(points).encode(x=x, y=y)
-    return alt.layer(ranges, exact, dots, paper).properties(
-        title="Beyond the paper: connections that differ (bar: every ONE policy lands in it)",
-        width=520,
-        height=260,
+    return describe(
+        alt.layer(ranges, exact, dots, paper).properties(
+            title="Connections that differ: every ONE policy lands in the bar",
+            width=520,
+            height=260,
+        ),
+        _heterogeneous_description(frame),
+    )
+
+
+def _heterogeneous_description(frame: pd.DataFrame) -> str:
+    spreads = frame.groupby("case", sort=False)["simulated"].agg(lambda v: v.max() - v.min())
+    cases = "; ".join(f"{case}: {significant(spread, 2)}" for case, spread in spreads.items())
+    return (
+        "Mean aggregate rate under four ONE loss policies (one marker shape each) for identical "
+        "connections and for three mixes of connections that differ, each with the range any "
+        "ONE policy must land in (a bar), the exact value for the rate-independent policy (a "
+        "tick) and the paper's equation (5) for identical connections (a diamond). How far "
+        f"the four policies spread, case by case: {cases}."
     )

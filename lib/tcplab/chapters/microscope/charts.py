@@ -106,7 +106,7 @@ def trace_chart(
             y=alt.Y("seq:Q", title="packet (sent) or cumulative ACK (received)"),
             color=colour,
             shape=alt.Shape("event:N", scale=alt.Scale(domain=shown, range=_shapes()), legend=None),
-            size=alt.Size("event:N", scale=alt.Scale(domain=shown, range=_sizes()), legend=None),
+            size=alt.Size("event:O", scale=alt.Scale(domain=shown, range=_sizes()), legend=None),
             tooltip=tips,
         )
     )

@@ -1,8 +1,9 @@
 """Charts of the second moments, the rate distributions, largest-rate and beatdown.
 
-Ours (the exact fluid model) is always the blue point, a closed form the green mark, the
-paper's printed value the red diamond. The distribution chart has a policy selector (a
-Vega-Lite param bound to radio buttons), so it works on a static page with no kernel.
+Ours (the exact fluid model) is always a filled dot in the OURS colour, a closed form a tick in
+the FORMULA colour, the paper's printed value an open diamond in the PAPER colour. The
+distribution chart has a policy selector (a Vega-Lite param bound to radio buttons), so it
+works on a static page with no kernel.
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from tcplab.charts import FORMULA, OURS, PAPER, ROLE_COLOURS, role_scale
+from tcplab.charts import FORMULA, OURS, PAPER, ROLE_COLOURS, describe, role_scale
+from tcplab.tables import significant
 
 __all__ = [
     "second_moment_chart",
@@ -47,36 +49,72 @@ def _panels(table: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def second_moment_chart(table: pd.DataFrame, policies: tuple[str, ...]) -> alt.FacetChart:
+def second_moment_chart(table: pd.DataFrame, policies: tuple[str, ...]) -> alt.VConcatChart:
     """E[X_i^2]/c^2 per policy, one panel per case: ours with its 95% CI, closed form, paper.
 
-    ``table`` is :func:`tcplab.chapters.moments.experiments.with_exact` of the moments-table result.
+    ``table`` is :func:`tcplab.chapters.moments.experiments.with_exact` of the moments-table
+    result. The panels are stacked, each with its own scale fitted to its values (no empty
+    layer, so Vega computes no infinite extent), and titled above.
     """
     data = _panels(table)
     colour = alt.Color("role:N", title=None, scale=role_scale(_ROLES))
     y = alt.Y("policy:N", title=None, sort=list(policies))
-    x = alt.X("value:Q", title="E[X²] / c²", scale=alt.Scale(zero=False))
     tooltip = ["panel:N", "policy:N", "role:N", alt.Tooltip("value:Q", format=".5f")]
-    ours = alt.Chart().transform_filter(f"datum.role == '{OURS}'")
-    layers = alt.layer(
-        ours.mark_rule(strokeWidth=2).encode(x="low:Q", x2="high:Q", y=y, color=colour),
-        ours.mark_point(filled=True, size=60).encode(x=x, y=y, color=colour, tooltip=tooltip),
-        alt.Chart()
-        .transform_filter(f"datum.role == '{FORMULA}'")
-        .mark_tick(thickness=3, size=22)
-        .encode(x=x, y=y, color=colour, tooltip=tooltip),
-        alt.Chart()
-        .transform_filter(f"datum.role == '{PAPER}'")
-        .mark_point(shape="diamond", size=160, filled=False, strokeWidth=2)
-        .encode(x=x, y=y, color=colour, tooltip=tooltip),
-        data=data,
-    ).properties(width=420, height=110)
-    return (
-        layers.facet(
-            row=alt.Row("panel:N", title=None, sort=list(dict.fromkeys(data["panel"]))),
+    panels = []
+    for number, (panel, rows) in enumerate(data.groupby("panel", sort=False)):
+        low, high = float(rows["low"].min()), float(rows["high"].max())
+        pad = 0.08 * (high - low) or 0.01
+        x = alt.X(
+            "value:Q",
+            title="E[X²] / c²" if number == data["panel"].nunique() - 1 else None,
+            scale=alt.Scale(domain=[round(low - pad, 4), round(high + pad, 4)], nice=False),
         )
-        .resolve_scale(x="independent")
-        .properties(title="Time-stationary second moment of one connection's rate")
+        layers = []
+        ours = rows[rows["role"] == OURS]
+        layers.append(
+            alt.Chart(ours).mark_rule(strokeWidth=2).encode(x=x, x2="high:Q", y=y, color=colour)
+        )
+        layers.append(
+            alt.Chart(ours)
+            .mark_point(filled=True, size=60)
+            .encode(x=x, y=y, color=colour, tooltip=tooltip)
+        )
+        formula = rows[rows["role"] == FORMULA]
+        if len(formula):
+            layers.append(
+                alt.Chart(formula)
+                .mark_tick(thickness=3, size=22)
+                .encode(x=x, y=y, color=colour, tooltip=tooltip)
+            )
+        paper = rows[rows["role"] == PAPER]
+        if len(paper):
+            layers.append(
+                alt.Chart(paper)
+                .mark_point(shape="diamond", size=160, filled=False, strokeWidth=2)
+                .encode(x=x, y=y, color=colour, tooltip=tooltip)
+            )
+        title = alt.Title(panel, fontSize=13, fontWeight="normal", anchor="start")
+        panels.append(alt.layer(*layers).properties(title=title, width=420, height=110))
+    chart = alt.vconcat(*panels).properties(
+        title="Time-stationary second moment of one connection's rate"
+    )
+    return describe(chart, _second_moment_description(table, policies))
+
+
+def _second_moment_description(table: pd.DataFrame, policies: tuple[str, ...]) -> str:
+    two = table[(table["flows"] == 2) & table["identical"] & (table["flow"] == 1)]
+    two = two.set_index("policy")
+    values = ", ".join(
+        f"{name} {two.loc[name, 'second_moment']:.4f} (paper {two.loc[name, 'paper']:.4f})"
+        for name in policies
+    )
+    return (
+        "The time-stationary second moment E[X²]/c² of one connection's rate under four loss "
+        "policies, one panel per case: simulation with its 95% interval (dot and bar), the "
+        "closed form where there is one (a tick) and the paper's value (a diamond). Two "
+        f"identical connections, β = 1/2, Theorem 2's case: {values}. The other panels: three "
+        "and four identical connections, in the same order of the policies, and two "
+        "connections with β = 0.5 and 0.8, where the order differs between them."
     )
 
 
@@ -111,12 +149,17 @@ def distribution_chart(dist: pd.DataFrame, policies: tuple[str, ...]) -> alt.VCo
             ],
         )
     )
-    pinned = (
+    pinned = (  # always drawn, seen only for beatdown: an empty layer has an infinite extent
         alt.Chart(pd.DataFrame({"low": [0.0], "high": [1.0], "density": [1.0]}))
-        .transform_filter("policy == 'beatdown'")
-        .transform_calculate(role=f"'{PAPER}'")
+        .transform_calculate(role=f"'{PAPER}'", seen="policy == 'beatdown' ? 1 : 0")
         .mark_rule(strokeDash=[6, 3], strokeWidth=2.5)
-        .encode(x="low:Q", x2="high:Q", y="density:Q", color=roles)
+        .encode(
+            x="low:Q",
+            x2="high:Q",
+            y="density:Q",
+            color=roles,
+            opacity=alt.Opacity("seen:Q", scale=None, legend=None),
+        )
     )
     label = (
         alt.Chart(dist)
@@ -127,7 +170,7 @@ def distribution_chart(dist: pd.DataFrame, policies: tuple[str, ...]) -> alt.VCo
         .encode(x=alt.value(0), y=alt.value(0), text="text:N")
     )
     top = alt.layer(density, pinned, label).properties(
-        title="One of two connections: how its rate is spread over time", width=520, height=220
+        title="How one of two connections' rate is spread over time", width=520, height=220
     )
     cdf = (
         alt.Chart(dist)
@@ -142,12 +185,22 @@ def distribution_chart(dist: pd.DataFrame, policies: tuple[str, ...]) -> alt.VCo
             tooltip=["policy:N", alt.Tooltip("upper:Q", format=".2f"), "cdf:Q"],
         )
         .properties(
-            title="Distribution functions: the selected policy in blue, the others in grey",
+            title="Distribution functions: the selected policy bold, the others thin",
             width=520,
             height=200,
         )
     )
-    return alt.vconcat(top, cdf).add_params(pick)
+    moments = dist.groupby("policy")["second_moment"].max()
+    listed = ", ".join(f"{name} {moments[name]:.4f}" for name in policies if name in moments)
+    return describe(
+        alt.vconcat(top, cdf).add_params(pick),
+        "Two charts with a selector of the loss policy. Top: the exact time-stationary "
+        "density of one of two connections' rate (β = 1/2) under the selected policy; for "
+        "beatdown a dashed line shows the uniform density on [0, c] that the paper's 1/3 "
+        "implies. Bottom: the distribution functions of all four policies. Largest-rate is "
+        "uniform on [2/7, 4/7], the narrowest; beatdown spreads over all of [0, c]. The second "
+        f"moments E[X²]/c²: {listed}.",
+    )
 
 
 def largest_rate_chart(largest: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
@@ -168,10 +221,17 @@ def largest_rate_chart(largest: pd.DataFrame) -> alt.LayerChart | alt.FacetChart
         .mark_point(shape="diamond", size=150, filled=False, strokeWidth=2)
         .encode(x=x, y="formula:Q", color=roles, tooltip=tip)
     )
-    return alt.layer(paper, ours).properties(
-        title="Largest-rate: the stationary point of eq. (9) and the simulation",
-        width=520,
-        height=260,
+    worst = float((largest["simulated"] - largest["formula"]).abs().max())
+    return describe(
+        alt.layer(paper, ours).properties(
+            title="Largest-rate: the fixed point of eq. (9) and the simulation",
+            width=520,
+            height=260,
+        ),
+        "For each number of connections N, the N rates just before a congestion event under "
+        "the largest-rate policy at its stationary point: the paper's eq. (9) (open diamonds) "
+        f"and the simulation (dots), which agree to {significant(worst, 1)}; the rates are "
+        "evenly spaced below the largest, 2c/((1 + β)N + 1 − β).",
     )
 
 
@@ -217,8 +277,17 @@ def beatdown_chart(path: pd.DataFrame, tags: pd.DataFrame) -> alt.VConcatChart:
         .encode(x=x, y="printed:Q", color=roles, tooltip=tip)
     )
     bottom = alt.layer(corrected, printed, ours).properties(
-        title="Rates at tagging times: simulation, 2(N−k)/(N(N−1)), and the paper's summary",
+        title="Rates at tagging times: simulation, 2(N−k)/(N(N−1)), the paper's summary",
         width=520,
         height=220,
     )
-    return alt.vconcat(lines, bottom).resolve_scale(color="independent")
+    worst = float((tags["simulated"] - tags["corrected"]).abs().max())
+    return describe(
+        alt.vconcat(lines, bottom).resolve_scale(color="independent"),
+        "Top: two connections' rates over time under beatdown: the tagged connection's rate "
+        "shrinks geometrically towards zero at ever shorter intervals while the other climbs "
+        "to c, then the roles swap. Bottom: the sorted rates at a tagging time for each number "
+        "of connections N: the simulation (dots) lies on 2(N − k)/(N(N − 1)) (ticks) to within "
+        f"{significant(worst, 1)}; the paper's printed summary (diamonds) is half of it for the "
+        "middle ranks.",
+    )

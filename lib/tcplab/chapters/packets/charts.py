@@ -11,7 +11,17 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from tcplab.charts import FORMULA, OURS, PALETTE, PAPER, ROLE_COLOURS, role_colour, role_scale
+from tcplab.charts import (
+    FORMULA,
+    OURS,
+    PALETTE,
+    PAPER,
+    ROLE_COLOURS,
+    category_range,
+    describe,
+    role_colour,
+    role_scale,
+)
 from tcplab.packet.queues import SELECTION_NAMES
 
 __all__ = [
@@ -26,6 +36,7 @@ __all__ = [
 ]
 
 _ROLES = [OURS, FORMULA, PAPER]
+_QUEUE = {"droptail": "DropTail", "red": "RED", "threshold": "the threshold-dropper"}
 _ROLE = role_colour(_ROLES)
 
 
@@ -75,7 +86,22 @@ def throughput_chart(
             .mark_point(shape="diamond", size=170, filled=False, strokeWidth=2.5)
             .encode(x=x, y=y, color=_ROLE, tooltip=["note:N"])
         )
-    return alt.layer(*layers).properties(width=420, height=260)
+    chart = alt.layer(*layers).properties(width=420, height=260)
+    return describe(chart, _throughput_description(data, key, label, title))
+
+
+def _throughput_description(data: pd.DataFrame, key: str, label: str, title: str) -> str:
+    by = data.groupby(key)["utilisation"]
+    ranges = "; ".join(
+        f"{key[0]} = {value:g}: {low:.3f} to {high:.3f}"
+        for value, low, high in zip(by.min().index, by.min(), by.max(), strict=True)
+    )
+    return (
+        f"{title + ': ' if title else ''}time-average throughput over capacity against the "
+        f"number of connections N, one line per {label}; a drop-down picks the line drawn in "
+        "colour, the others are grey; Theorem 1's 1 − 1/(1 + 3N) is dashed. Throughput from "
+        f"its lowest to its highest over N, by {label}: {ranges}."
+    )
 
 
 def _flows_axis(data: pd.DataFrame) -> alt.X:
@@ -109,7 +135,6 @@ def threshold_chart(table: pd.DataFrame) -> alt.FacetChart:
         .encode(
             x=x,
             y=y,
-            color=alt.Color("setting:N", title=None, scale=alt.Scale(range=PALETTE)),
             tooltip=["policy:N", "setting:N", "flows:Q", "utilisation:Q", "theorem1:Q"],
         )
     )
@@ -118,10 +143,27 @@ def threshold_chart(table: pd.DataFrame) -> alt.FacetChart:
         .mark_line(strokeDash=[6, 3], strokeWidth=2, color=ROLE_COLOURS[FORMULA])
         .encode(x=x, y=_utilisation_axis("theorem1"))
     )
-    return (
+    settings = data["setting"].nunique()
+    lines = lines.encode(
+        color=alt.Color("setting:N", title=None, scale=alt.Scale(range=category_range(settings)))
+    )
+    chart = (
         alt.layer(theory, lines, data=data)
         .properties(width=250, height=220)
-        .facet(column=alt.Column("policy:N", title=None, sort=order))
+        .facet(
+            column=alt.Column("policy:N", title=None, sort=order, header=alt.Header(labelLimit=250))
+        )
+    )
+    few = data[data["flows"] <= 5]
+    gap = float((few["utilisation"] - few["theorem1"]).abs().median())
+    full = int(data.loc[data["utilisation"] >= 0.985, "flows"].min())
+    return describe(
+        chart,
+        "Three panels, one per way the threshold-dropper picks the connection to signal: "
+        "throughput over capacity against the number of connections N, one line per setting "
+        "of threshold Th and buffer cap b, and Theorem 1 dashed. For N up to 5 the points lie "
+        f"on Theorem 1 (median distance {gap:.3f}); from about N = {full} they reach the "
+        "capacity.",
     )
 
 
@@ -157,31 +199,68 @@ def hold_chart(table: pd.DataFrame) -> alt.VConcatChart:
         .properties(width=200, height=120)
     )
     column = alt.Column("flows:O", title="N")
-    return alt.vconcat(
-        util.facet(column=column),
-        alt.layer(outs, data=data).facet(column=column),
+    first = table[table["flows"] == table["flows"].min()].set_index(["select", "hold_rtts"])
+    shortest, longest = data["hold_rtts"].min(), data["hold_rtts"].max()
+    return describe(
+        alt.vconcat(
+            util.facet(column=column),
+            alt.layer(outs, data=data).facet(column=column),
+        ),
+        "The threshold-dropper's hold time, from "
+        f"{shortest:g} to {longest:g} round-trip times, one panel per number of connections "
+        "N and one line per selection rule: throughput over capacity (top, Theorem 1 dashed) "
+        f"and the time-outs in the run (bottom). With N = {int(data['flows'].min())} and "
+        "largest-rate, a hold of one round trip gives "
+        f"{first.loc[('largest', 1.0), 'utilisation']:.3f} of the link with "
+        f"{int(first.loc[('largest', 1.0), 'timeouts'])} time-outs; longer holds remove the "
+        "time-outs, and for larger N push the throughput towards the capacity.",
     )
 
 
 def sum_windows_chart(table: pd.DataFrame, queue: str = "droptail") -> alt.FacetChart:
-    """Fig. 8: the sum of the congestion windows over time, one panel per (N, buffer)."""
+    """The paper's Fig. 8: the sum of the congestion windows over time, one panel per
+    (N, buffer), in rows of one N (panels wrap on a narrow page)."""
     data = table[(table["flow"] == -1) & (table["queue"] == queue)]
     data = data[["flows", "buffer", "time", "cwnd"]].round(4)
-    return (
+    # the panel names are made in the browser: a column of strings would double the page
+    swings = data.groupby([data["flows"], data["buffer"]])["cwnd"].agg(lambda w: w.max() / w.min())
+    chart = (
         alt.Chart(data)
-        .transform_calculate(role=f"'{OURS}'")
+        .transform_calculate(
+            role=f"'{OURS}'",
+            panel="'N = ' + datum.flows + ', b = ' + datum.buffer",
+            key="datum.flows * 1e6 + datum.buffer",
+        )
         .mark_line(strokeWidth=1.2, interpolate="step-after")
         .encode(
             x=alt.X("time:Q", title="time after warm-up (s)"),
             y=alt.Y("cwnd:Q", title="sum of windows (packets)"),
             color=alt.Color("role:N", title=None, scale=role_scale([OURS]), legend=None),
         )
-        .properties(width=260, height=120)
+        .properties(width=200, height=120)
         .facet(
-            row=alt.Row("flows:O", title="N"),
-            column=alt.Column("buffer:O", title="DropTail buffer b (packets)"),
+            facet=alt.Facet(
+                "panel:N",
+                title=None,
+                sort=alt.EncodingSortField(field="key", op="min"),
+                header=alt.Header(labelFontSize=12, labelAngle=0, labelAnchor="start"),
+            ),
+            columns=int(data["buffer"].nunique()),
         )
         .resolve_scale(y="independent")
+        .properties(
+            title=f"Sum of the windows, {_QUEUE[queue]}: one row per N, buffer b in packets"
+        )
+    )
+    spread = ", ".join(
+        f"N = {flows}, b = {buffer}: {swing:.1f}" for (flows, buffer), swing in swings.items()
+    )
+    return describe(
+        chart,
+        f"One panel per number of connections N and {_QUEUE[queue]} buffer b: the sum of all "
+        "connections' congestion windows over time after the warm-up. Small buffers give "
+        "one large sawtooth, as one connection would; larger buffers a sum that varies less. "
+        f"Largest over smallest sum, per panel: {spread}.",
     )
 
 
@@ -201,13 +280,20 @@ def windows_chart(
         & (table["time"] <= span)
     ][["time", "flow", "cwnd"]].round(4)
     x = alt.X("time:Q", title="time after warm-up (s)")
+    connections = data[data["flow"] >= 0].assign(connection=lambda d: d["flow"] + 1)
+    count = int(connections["connection"].nunique())
     each = (
-        alt.Chart(data[data["flow"] >= 0], title=title)
+        alt.Chart(connections, title=title)
         .mark_line(strokeWidth=1.1, interpolate="step-after")
         .encode(
             x=x,
             y=alt.Y("cwnd:Q", title="window (packets)"),
-            color=alt.Color("flow:N", title="connection", scale=alt.Scale(range=PALETTE)),
+            color=alt.Color(
+                "connection:N",
+                title="connection",
+                scale=alt.Scale(range=category_range(count)),
+                legend=alt.Legend(columns=5, orient="bottom", symbolStrokeWidth=3),
+            ),
         )
         .properties(width=460, height=170)
     )
@@ -222,7 +308,37 @@ def windows_chart(
         )
         .properties(width=460, height=110)
     )
-    return alt.vconcat(each, total).resolve_scale(color="independent")
+    sums = data[data["flow"] < 0]["cwnd"]
+    cuts = _cuts_per_drop(data[data["flow"] >= 0])
+    return describe(
+        alt.vconcat(each, total).resolve_scale(color="independent"),
+        f"{count} connections' congestion windows over {span:g} s after the warm-up, "
+        f"{_QUEUE[queue]} with a buffer of {buffer} packets (top), and their sum "
+        f"(bottom), which swings between {sums.min():.0f} and {sums.max():.0f} packets. When "
+        f"the sum drops, {cuts} of the connections halve at once, on average.",
+    )
+
+
+def _cuts_per_drop(windows: pd.DataFrame, gap: float = 0.06) -> str:
+    """How many connections cut their window in one clump of cuts (cuts less than ``gap``
+    seconds apart), on average, as words for a chart's description."""
+    cuts = []
+    for _, one in windows.sort_values("time").groupby("flow"):
+        down = one["cwnd"].diff() < 0
+        cuts.extend(one.loc[down, "time"].tolist())
+    if not cuts:
+        return "none"
+    times = sorted(cuts)
+    clumps, size, sizes = [times[0]], 1, []
+    for t in times[1:]:
+        if t - clumps[-1] < gap:
+            size += 1
+        else:
+            sizes.append(size)
+            size = 1
+        clumps.append(t)
+    sizes.append(size)
+    return f"{sum(sizes) / len(sizes):.1f}"
 
 
 def events_chart(table: pd.DataFrame) -> alt.Chart:
@@ -230,16 +346,24 @@ def events_chart(table: pd.DataFrame) -> alt.Chart:
     data = table.assign(setting=table["queue"] + ", b = " + table["buffer"].astype(str))[
         ["setting", "m", "ccdf", "mean_m", "events"]
     ].round(4)
-    return (
+    settings = data["setting"].nunique()
+    means = data.groupby("setting", sort=False)["mean_m"].first()
+    return describe(
         alt.Chart(data)
         .mark_line(point=True)
         .encode(
             x=alt.X("m:Q", title="connections signalled in one event, m"),
             y=alt.Y("ccdf:Q", title="P(M ≥ m)", scale=alt.Scale(domain=[0, 1])),
-            color=alt.Color("setting:N", title=None, scale=alt.Scale(range=PALETTE)),
+            color=alt.Color(
+                "setting:N", title=None, scale=alt.Scale(range=category_range(settings))
+            ),
             tooltip=["setting:N", "m:Q", "ccdf:Q", "mean_m:Q", "events:Q"],
         )
-        .properties(width=420, height=240)
+        .properties(width=420, height=240),
+        "The complementary distribution P(M ≥ m) of the number M of connections signalled "
+        "in one congestion event, ten connections, one line per queue and buffer. Mean M: "
+        + "; ".join(f"{setting} {mean:.2f}" for setting, mean in means.items())
+        + ".",
     )
 
 
@@ -260,6 +384,7 @@ def loss_chart(table: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
             domain=[OURS, MATHIS, PADHYE],
             range=[ROLE_COLOURS[OURS], ROLE_COLOURS[FORMULA], PALETTE[1]],
         ),
+        legend=alt.Legend(labelLimit=360, columns=1),
     )
     x = alt.X("p:Q", title="loss probability p", scale=alt.Scale(type="log"))
     y = alt.Y("rate:Q", title="goodput (packets/s)", scale=alt.Scale(type="log"))
@@ -275,7 +400,18 @@ def loss_chart(table: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
         .mark_point(filled=True, size=60)
         .encode(x=x, y=y, color=colour, tooltip=tooltip)
     )
-    return alt.layer(lines, dots).properties(width=420, height=260)
+    small = table[table["p"] <= 0.01]
+    return describe(
+        alt.layer(lines, dots).properties(width=420, height=260),
+        "Goodput of one connection against the loss probability p, both on log scales, from "
+        f"p = {table['p'].min():g} to {table['p'].max():g}: the packet model (dots), the "
+        "square-root law of Mathis et al. and the formula of Padhye et al. with time-outs "
+        "(dashed lines). Up to p = 0.01 the model is "
+        f"{small['vs_mathis'].min():.2f} to {small['vs_mathis'].max():.2f} times the "
+        f"square-root law; at p = {table['p'].max():g} only "
+        f"{table['vs_mathis'].iloc[-1]:.2f} of it, while the formula with time-outs stays "
+        f"within {abs(table['vs_padhye'] - 1).max():.0%}.",
+    )
 
 
 QUEUE_TITLES = {"droptail": "DropTail (Fig. 13)", "red": "RED (Fig. 14)"}
@@ -308,8 +444,17 @@ def signalled_chart(table: pd.DataFrame, min_samples: int = 30) -> alt.FacetChar
         .encode(y="mean(mean_z):Q", color=colour)
     )
     order = [QUEUE_TITLES[q] for q in QUEUE_TITLES]
-    return (
+    rho = data.groupby(["queue", "buffer"])["rho"].first()
+    listed = "; ".join(
+        f"{queue}, b = {buffer}: {value:.2f}" for (queue, buffer), value in rho.items()
+    )
+    return describe(
         alt.layer(flat, lines, data=data)
         .properties(width=300, height=240)
-        .facet(column=alt.Column("queue:N", title=None, sort=order))
+        .facet(column=alt.Column("queue:N", title=None, sort=order)),
+        "Two panels, DropTail and RED, ten connections: the empirical probability that a "
+        "connection is signalled in a congestion event given its window w just before it, one "
+        "line per buffer, with the overall fraction signalled as a dotted line (what a "
+        "rate-independent policy would give at every w). Larger windows are hit more often; "
+        f"rank correlations of the probability with w: {listed}.",
     )

@@ -2,9 +2,10 @@
 numbers the chapter's prose quotes.
 
 The paper's Section V gives curves and sentences, not tables: each claim turns a sentence into
-a number or an inequality (1 = true) that the chapter prints beside the paper's and that
-tests/test_packets_chapter.py checks. :func:`chapter_numbers` computes every other number the
-text quotes, from the same tables (and the same helpers where a claim quotes it too).
+a number, or a statement that holds or not (:func:`tcplab.claims.yes_no`), that the chapter
+prints beside the paper's and that tests/test_packets_chapter.py checks.
+:func:`chapter_numbers` computes every other number the text quotes, from the same tables
+(and the same helpers where a claim quotes it too).
 """
 
 from __future__ import annotations
@@ -145,12 +146,11 @@ def keyed_claims(
     )
     mean_by_buffer = droptail_table.groupby("buffer")["utilisation"].mean()
     out["droptail-monotone"] = (
-        claims.Claim(
-            claim="DropTail: mean throughput increases with the buffer (1 = monotone)",
+        claims.yes_no(
+            claim="DropTail: mean throughput increases with the buffer, at every step",
             source="Sec. V.B: 'the larger the buffer is, the larger the throughput is'",
-            paper=1.0,
-            book=float(mean_by_buffer.is_monotonic_increasing),
-            tolerance=0.0,
+            paper=True,
+            book=bool(mean_by_buffer.is_monotonic_increasing),
         )
     )
     out["red-theorem1"] = (
@@ -166,13 +166,12 @@ def keyed_claims(
     drop_mean = first[first["queue"] == "droptail"]
     smallest = drop_mean[drop_mean["buffer"] == drop_mean["buffer"].min()].iloc[0]
     out["droptail-sync"] = (
-        claims.Claim(
-            claim=f"DropTail b = {int(smallest['buffer'])}, N = 10: mean connections signalled"
-            " per congestion event is above 1.5 (1 = yes)",
+        claims.yes_no(
+            claim=f"DropTail b = {int(smallest['buffer'])}, N = 10: more than 1.5 connections"
+            " are signalled per congestion event, on average",
             source="Sec. V.B: TCP windows are synchronised (Figs. 8-9), so not ONE",
-            paper=1.0,
-            book=float(smallest["mean_m"] > 1.5),
-            tolerance=0.0,
+            paper=True,
+            book=bool(smallest["mean_m"] > 1.5),
         )
     )
     thr = first[first["queue"] == "threshold"]
@@ -247,13 +246,11 @@ def signalled_red_claim(signalled_table: pd.DataFrame) -> claims.Claim:
     """Fig. 14: with RED too, z(w) rises with w for some buffers (the paper: 'some')."""
     rho = _rho(signalled_table, "red")
     buffers = ", ".join(str(b) for b in rho.index)
-    return claims.Claim(
-        claim=f"RED b = {buffers}, N = 10: some buffer has P(signalled | w) rising with w"
-        " (1 = yes)",
+    return claims.yes_no(
+        claim=f"RED b = {buffers}, N = 10: for some buffer, P(signalled | w) rises with w",
         source="Sec. V.D.1, Fig. 14: 'some of the results suggest the larger ... the more likely'",
-        paper=1.0,
-        book=float(np.any(rho.to_numpy() > 0)),
-        tolerance=0.0,
+        paper=True,
+        book=bool(np.any(rho.to_numpy() > 0)),
     )
 
 
