@@ -37,6 +37,10 @@ $(NODE_STAMP): package.json package-lock.json
 
 setup: system $(PY_STAMP) $(NODE_STAMP)  ## create .venv and node_modules from the pins
 
+# the tests run on one worker per core (pytest-xdist); the book and browser tiers share one
+# worker, so the book is built once (tests/conftest.py); PARALLEL= runs them in one process
+PARALLEL ?= -n $(shell nproc 2>/dev/null || echo 2) --dist loadgroup
+
 # every notebook cell has its own limit (_config.yml: execute.timeout); the whole build has this
 BOOK_TIMEOUT := 1800
 
@@ -61,10 +65,10 @@ binder-check: setup  ## replay a Binder build in a fresh venv (environment.yml's
 test: setup browser  ## run every test tier: lint, types, unit, property, statistical, notebooks, book, browser
 	$(BIN)/ruff check .
 	$(BIN)/mypy
-	$(BIN)/pytest
+	$(BIN)/pytest $(PARALLEL)
 
 test-fast: setup  ## the model tiers only (no notebooks, book or browser)
-	$(BIN)/pytest -m "not notebooks and not book and not browser"
+	$(BIN)/pytest $(PARALLEL) -m "not notebooks and not book and not browser"
 
 lint: setup  ## ruff and the type checker (mypy, configured in pyproject.toml)
 	$(BIN)/ruff check .

@@ -38,6 +38,16 @@ def chromium_executable() -> str:
         pytest.fail("Chromium not found: run `make test` (it installs Debian's chromium as root)")
     return found
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (`make test` runs two workers), every test that needs the built book
+    or the browser runs on one worker, so the book is built once per session, not per worker
+    (`--dist loadgroup`); without xdist the marker does nothing."""
+    for item in items:
+        needs = set(getattr(item, "fixturenames", ()))
+        if needs & {"built_book", "site", "browser"}:
+            item.add_marker(pytest.mark.xdist_group("book"))
+
+
 settings.register_profile(
     "ci", derandomize=True, database=None, deadline=None, max_examples=100, print_blob=True
 )
