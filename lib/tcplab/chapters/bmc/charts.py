@@ -406,11 +406,10 @@ def fluid_grid_chart(grid: pd.DataFrame, scenario: str, j_s: float) -> alt.HConc
     data["t"] = data["period"] * j_s
     data["kind"] = np.where(data["series"].isin(["D1", "D2"]), "weights", "Mb/s per source")
     ks, rates = data["k"], data["rate"]
-    k = slider(
-        f"{scenario}_k", "K ", float(ks.min()), float(ks.max()), grid_step(ks), float(ks.max() / 2)
-    )
+    k0, rate0 = float(ks.max() / 2), float(rates.min())  # where the sliders start
+    k = slider(f"{scenario}_k", "K ", float(ks.min()), float(ks.max()), grid_step(ks), k0)
     rate = slider(f"{scenario}_rate", "first link (Mb/s) ", float(rates.min()), float(rates.max()),
-                  grid_step(rates), float(rates.min()))  # fmt: skip
+                  grid_step(rates), rate0)  # fmt: skip
     picked = (
         alt.Chart(data)
         .transform_filter(f"abs(datum.k - {scenario}_k) < 1e-6")
@@ -431,7 +430,7 @@ def fluid_grid_chart(grid: pd.DataFrame, scenario: str, j_s: float) -> alt.HConc
         )
 
     both = alt.hconcat(panel("weights", "weight"), panel("Mb/s per source", "Mb/s"))
-    start = data[np.isclose(data["k"], k.param.value) & np.isclose(data["rate"], rate.param.value)]
+    start = data[np.isclose(data["k"], k0) & np.isclose(data["rate"], rate0)]
     last = start[start["period"] == start["period"].max()].set_index("series")["value"]
     weights = ", ".join(f"{n} {last[n]:.3f}" for n in ("D1", "D2"))
     sources = ", ".join(f"{n} {v:.2f}" for n, v in last.drop(["D1", "D2"]).items())
@@ -440,6 +439,6 @@ def fluid_grid_chart(grid: pd.DataFrame, scenario: str, j_s: float) -> alt.HConc
         f"Two charts with sliders for K ({_span(ks, 'g')}) and the first link's rate "
         f"({_span(rates, 'g')} Mb/s): the fluid proportion manager in the {scenario} scenario, "
         f"the weights D1 and D2 (left) and each source's Mb/s (right) per period of {j_s:g} s. "
-        f"At K = {k.param.value:g} and {rate.param.value:g} Mb/s, after "
+        f"At K = {k0:g} and {rate0:g} Mb/s, after "
         f"{start['t'].max():g} s: weights {weights}; Mb/s {sources}.",
     )
