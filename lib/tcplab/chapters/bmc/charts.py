@@ -1,7 +1,8 @@
 """Charts of weighted AIMD and BMC (Honda 2009): the response function, Figs. 5.2-5.11, Fig. 3.3,
 and the proportion manager over time (fluid and packet, and a fluid grid behind sliders).
 
-Every chart draws the thesis's value (or its ideal) beside ours, in the house colours.
+Every chart draws the thesis's value (or its ideal) beside ours, in the house colours, and
+carries a text description computed from its table (:func:`tcplab.charts.describe`).
 """
 
 from __future__ import annotations
@@ -10,7 +11,17 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from tcplab.charts import FORMULA, OURS, PAPER, ROLE_COLOURS, grid_step, role_colour, slider
+from tcplab.charts import (
+    FORMULA,
+    OURS,
+    PAPER,
+    ROLE_COLOURS,
+    describe,
+    fraction,
+    grid_step,
+    role_colour,
+    slider,
+)
 from tcplab.theory import bmc
 
 from .claims import THESIS_LOSS_EVENT, by_hand_loss_event_rate
@@ -32,6 +43,16 @@ __all__ = [
 _ROLE = role_colour([OURS, FORMULA, PAPER])
 
 
+def _span(values: pd.Series, form: str = ".3f") -> str:
+    """``low to high`` of ``values`` (one number when they are all equal)."""
+    low, high = format(float(values.min()), form), format(float(values.max()), form)
+    return low if low == high else f"{low} to {high}"
+
+
+def _listed(values: pd.Series) -> str:
+    return ", ".join(str(v) for v in dict.fromkeys(values))
+
+
 def weights_chart(response: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
     """One flow under random loss: each AIMD(a, b)'s throughput over TCP's at the same p
     (ours, one point per p) against eq. (3.2)'s weight and the random-loss weight."""
@@ -51,10 +72,20 @@ def weights_chart(response: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
     base = alt.Chart(long)
     ticks = base.transform_filter(f"datum.role == '{FORMULA}'").mark_tick(thickness=3, size=30)
     dots = base.transform_filter(f"datum.role == '{OURS}'").mark_point(filled=True, size=60)
-    return alt.layer(
+    chart = alt.layer(
         ticks.encode(x=x, y=y, color=_ROLE, tooltip=tip),
         dots.encode(x=x, y=y, color=_ROLE, tooltip=tip),
     ).properties(width=360, height=240)
+    per = "; ".join(
+        f"{pair}: eq. (3.2) {rows['weight_eq32'].iloc[0]:.3f}, ours {_span(rows['vs_tcp'])}"
+        for pair, rows in data.groupby("pair", sort=False)
+    )
+    return describe(
+        chart,
+        "One AIMD(a, b) flow alone under random loss: its throughput over TCP's at the same "
+        f"loss rate p (p = {_listed(data['p'].map(lambda v: f'{v:g}'))}), one column per pair; "
+        f"ticks: eq. (3.2)'s weight, dots: our runs, one per p. {per}.",
+    )
 
 
 def competition_chart(table: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
@@ -81,7 +112,18 @@ def competition_chart(table: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
         ],  # fmt: skip
     )
     text = base.mark_text(fontSize=11).encode(text=alt.Text("vs_eq32:Q", format=".2f"))
-    return alt.layer(cells, text).properties(width=240, height=200)
+    chart = alt.layer(cells, text).properties(width=240, height=200)
+    low, high = data.loc[data["vs_eq32"].idxmin()], data.loc[data["vs_eq32"].idxmax()]
+    flows = _listed(table["flows"].astype(int)) if "flows" in table else "N"
+    return describe(
+        chart,
+        f"A heat map over the increase a ({_listed(data['a_label'])}) and the decrease b "
+        f"({_listed(data['b_label'])}): {flows} AIMD(a, b) flows against as many TCP flows, "
+        "the ratio of their mean throughputs over eq. (3.2)'s weight, written in each cell "
+        f"(1: the response function holds). It runs from {low['vs_eq32']:.2f} at "
+        f"AIMD({low['a_label']}, {low['b_label']}) to {high['vs_eq32']:.2f} at "
+        f"AIMD({high['a_label']}, {high['b_label']}).",
+    )
 
 
 def fig510_chart(weighted: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
@@ -98,7 +140,21 @@ def fig510_chart(weighted: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
                  alt.Tooltip("aimd_timeouts:Q", format=".1f", title="time-outs per AIMD flow")],
     )  # fmt: skip
     ideal = alt.Chart(data.assign(value=data["D"])).mark_line(strokeDash=[5, 4], opacity=0.6)
-    return alt.layer(ideal.encode(x=x, y=y, color=colour), ours).properties(width=420, height=280)
+    chart = alt.layer(ideal.encode(x=x, y=y, color=colour), ours)
+    per = "; ".join(
+        f"D = {d}: {_span(rows['ratio'], '.2f')} (mean {rows['ratio'].mean():.3f})"
+        for d, rows in data.groupby("D_label", sort=False)
+    )
+    return describe(
+        chart.properties(width=420, height=280),
+        "Fig. 5.10: the ratio of the AIMD(D², 1/2) flows' mean throughput to TCP's against "
+        f"N = {_listed(data['flows'])} (log scale), one line per weight D, dashed the ideal D. "
+        f"Ours over N: {per}.",
+    )
+
+
+# short legend labels: on a phone both fit side by side in the column (per packet: the y axis)
+_DROPS, _LOSS_EVENTS = "drops, whole run", "loss events"
 
 
 def fig511_chart(weighted: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
@@ -109,12 +165,12 @@ def fig511_chart(weighted: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
     data["D_label"] = data["D"].map(label)
     long = pd.concat(
         [
-            data.assign(measure="loss events per packet", percent=100 * data["loss_event_rate"]),
-            data.assign(measure="drops per packet, whole run", percent=100 * data["drop_rate"]),
+            data.assign(measure=_LOSS_EVENTS, percent=100 * data["loss_event_rate"]),
+            data.assign(measure=_DROPS, percent=100 * data["drop_rate"]),
         ]
     )[["D_label", "flows", "measure", "percent"]]
     x = alt.X("flows:Q", title="N (flows of each kind)", scale=alt.Scale(type="log", base=2))
-    y = alt.Y("percent:Q", title="rate (%)", scale=alt.Scale(type="log"))
+    y = alt.Y("percent:Q", title="per packet (%)", scale=alt.Scale(type="log"))
     ours = (
         alt.Chart(long)
         .mark_line(point=True)
@@ -122,7 +178,11 @@ def fig511_chart(weighted: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
             x=x,
             y=y,
             color=alt.Color("D_label:N", title="weight D", sort=None),
-            strokeDash=alt.StrokeDash("measure:N", title=None),
+            strokeDash=alt.StrokeDash(
+                "measure:N",
+                title=None,
+                scale=alt.Scale(domain=[_DROPS, _LOSS_EVENTS], range=[[1, 0], [5, 4]]),
+            ),
             tooltip=["D_label:N", "measure:N", "flows:Q", alt.Tooltip("percent:Q", format=".4f")],
         )
     )
@@ -149,7 +209,21 @@ def fig511_chart(weighted: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
             tooltip=["role:N", alt.Tooltip("percent:Q", format=".4f")],
         )
     )
-    return alt.layer(ours, refs).properties(width=420, height=280)
+    chart = alt.layer(ours, refs).properties(width=420, height=280)
+    first = data[data["flows"] == data["flows"].min()]
+    thesis = "; ".join(f"N = {n}: {100 * lo:.3f} to {100 * hi:.3f}%"
+                       for n, (lo, hi) in THESIS_LOSS_EVENT.items())  # fmt: skip
+    return describe(
+        chart,
+        "Fig. 5.11 on log scales: against N, one colour per weight D, our drops per packet over "
+        "the whole run (solid) and loss events per packet (dashed); diamonds: the thesis's "
+        f"ranges ({thesis}) and eq. (3.3)'s loss-event rate for a full link at N = 1, "
+        f"D = 4/5 ({100 * by_hand_loss_event_rate(4 / 5):.4f}%). Ours at N = "
+        f"{int(first['flows'].iloc[0])}: drops {_span(100 * first['drop_rate'], '.3f')}%, "
+        f"loss events {_span(100 * first['loss_event_rate'], '.4f')}%; at N = "
+        f"{int(data['flows'].max())}: drops "
+        f"{_span(100 * data[data['flows'] == data['flows'].max()]['drop_rate'], '.3f')}%.",
+    )
 
 
 def per_flow_chart(weighted: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
@@ -174,7 +248,21 @@ def per_flow_chart(weighted: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
         .mark_line(strokeDash=[1, 3], color="#666666")
         .encode(x=x, y="mean(ideal):Q", detail="kind:N")
     )
-    return alt.layer(dots, mean, ideal).properties(width=420, height=260)
+    chart = alt.layer(dots, mean, ideal).properties(width=420, height=260)
+    means = data.groupby(["D_label", "kind"], sort=False)["normalised"].mean().unstack()
+    ideal_of = data.drop_duplicates("D_label").set_index("D_label")["D"]
+    per = "; ".join(
+        f"D = {d}: TCP {means.loc[d, 'tcp']:.2f} (ideal {2 / (1 + ideal_of[d]):.2f}), "
+        f"AIMD {means.loc[d, 'aimd']:.2f} (ideal {2 * ideal_of[d] / (1 + ideal_of[d]):.2f})"
+        for d in values
+    )
+    return describe(
+        chart,
+        "Figs. 5.2-5.9, with a drop-down for the weight D: every flow's throughput over "
+        f"capacity / (2N) against N = {_listed(data['flows'])} (log scale), TCP and the "
+        "weighted AIMD flows as dots, their means dashed, the ideals 2/(1 + D) and 2D/(1 + D) "
+        f"dotted. Mean over all flows and N: {per}.",
+    )
 
 
 def fig518_chart(mixes: pd.DataFrame) -> alt.HConcatChart:
@@ -218,9 +306,21 @@ def fig518_chart(mixes: pd.DataFrame) -> alt.HConcatChart:
         .mark_line(strokeDash=[5, 4], color="#888888")
         .encode(x="D:Q", y="ratio:Q")
     )
-    return alt.hconcat(
+    chart = alt.hconcat(
         alt.layer(ideal, ours).properties(width=300, height=240),
         alt.layer(diagonal, dots).properties(width=240, height=240),
+    )
+    left = "; ".join(
+        f"{mix}: {_span(rows['ratio'], '.2f')} (ideal {fraction(rows['D'].iloc[0])})"
+        for mix, rows in whole.groupby("mix", sort=False)
+    )
+    right = "; ".join(f"{w}: {r:.2f}" for w, r in zip(per["weight"], per["ratio"], strict=True))
+    return describe(
+        chart,
+        "Fig. 5.18, two charts. Left: the weighted flows' mean throughput over TCP's against "
+        f"N = {_listed(whole['flows'])} (log scale), one line per mix, dashed the ideal, one "
+        f"over the mix's size: {left}. Right: each weight's flows over TCP (mean over N) "
+        f"against the weight, the diagonal the ideal: {right}.",
     )
 
 
@@ -230,7 +330,7 @@ def fig33_chart(ks: tuple[float, ...] = (0.25, 0.5, 0.75, 1.0)) -> alt.Chart:
     data = pd.concat(
         [pd.DataFrame({"D": d, "reduction": bmc.weight_reduction(d, k), "K": str(k)}) for k in ks]
     )
-    return (
+    chart = (
         alt.Chart(data)
         .mark_line()
         .encode(
@@ -244,6 +344,17 @@ def fig33_chart(ks: tuple[float, ...] = (0.25, 0.5, 0.75, 1.0)) -> alt.Chart:
             ],
         )
         .properties(width=360, height=220)
+    )
+    top = [rows.iloc[int(np.argmax(rows["reduction"]))] for _, rows in data.groupby("K")]
+    peaks = "; ".join(
+        f"K = {row['K']}: {row['reduction']:.4f} at D = {row['D']:.2f}" for row in top
+    )
+    ends = data[data["D"].isin([0.0, 1.0])]["reduction"].abs().max()
+    return describe(
+        chart,
+        "Fig. 3.3: the weight reduction (D − D²) K of eq. (3.8) against the weight D from 0 to "
+        f"1, one line per K. Each line is {ends:.0f} at D = 0 and D = 1 and largest at the "
+        f"middle: {peaks}.",
     )
 
 
@@ -263,10 +374,27 @@ def manager_chart(manager: pd.DataFrame, fixed: dict[str, tuple[float, float]]) 
         x=x, y=y, color=alt.Color("model:N", title=None), detail="replica:N",
         tooltip=["model:N", "t:Q", alt.Tooltip("weight:Q", format=".3f")],
     )  # fmt: skip
-    return (
+    chart = (
         alt.layer(band, lines, data=data)
         .properties(width=300, height=200)
         .facet(column=alt.Column("scenario:N", title=None))
+    )
+    late = data[data["t"] > data["t"].max() / 2]
+    per = []
+    for name, rows in data.groupby("scenario", sort=False):
+        low, high = fixed[name]
+        fluid = rows[rows["model"] == "fluid"].sort_values("t")["weight"]
+        packet = late[(late["scenario"] == name) & (late["model"] != "fluid")]["weight"]
+        band_text = f"{low:.3f}" if abs(high - low) < 1e-9 else f"{low:.3f} to {high:.3f}"
+        per.append(
+            f"{name}: band {band_text}, the fluid model's last weight {fluid.iloc[-1]:.3f}, "
+            f"the packet model's over the second half {_span(packet, '.2f')}"
+        )
+    return describe(
+        chart,
+        "The weight D1 of subflow 1 over time, one panel per scenario, from 1/2, for the "
+        f"fluid and the packet model ({_listed(data['model'])}); the shaded band is the fluid "
+        f"model's fixed set. {'; '.join(per)}.",
     )
 
 
@@ -278,11 +406,10 @@ def fluid_grid_chart(grid: pd.DataFrame, scenario: str, j_s: float) -> alt.HConc
     data["t"] = data["period"] * j_s
     data["kind"] = np.where(data["series"].isin(["D1", "D2"]), "weights", "Mb/s per source")
     ks, rates = data["k"], data["rate"]
-    k = slider(
-        f"{scenario}_k", "K ", float(ks.min()), float(ks.max()), grid_step(ks), float(ks.max() / 2)
-    )
+    k0, rate0 = float(ks.max() / 2), float(rates.min())  # where the sliders start
+    k = slider(f"{scenario}_k", "K ", float(ks.min()), float(ks.max()), grid_step(ks), k0)
     rate = slider(f"{scenario}_rate", "first link (Mb/s) ", float(rates.min()), float(rates.max()),
-                  grid_step(rates), float(rates.min()))  # fmt: skip
+                  grid_step(rates), rate0)  # fmt: skip
     picked = (
         alt.Chart(data)
         .transform_filter(f"abs(datum.k - {scenario}_k) < 1e-6")
@@ -303,4 +430,15 @@ def fluid_grid_chart(grid: pd.DataFrame, scenario: str, j_s: float) -> alt.HConc
         )
 
     both = alt.hconcat(panel("weights", "weight"), panel("Mb/s per source", "Mb/s"))
-    return both.add_params(k, rate)
+    start = data[np.isclose(data["k"], k0) & np.isclose(data["rate"], rate0)]
+    last = start[start["period"] == start["period"].max()].set_index("series")["value"]
+    weights = ", ".join(f"{n} {last[n]:.3f}" for n in ("D1", "D2"))
+    sources = ", ".join(f"{n} {v:.2f}" for n, v in last.drop(["D1", "D2"]).items())
+    return describe(
+        both.add_params(k, rate),
+        f"Two charts with sliders for K ({_span(ks, 'g')}) and the first link's rate "
+        f"({_span(rates, 'g')} Mb/s): the fluid proportion manager in the {scenario} scenario, "
+        f"the weights D1 and D2 (left) and each source's Mb/s (right) per period of {j_s:g} s. "
+        f"At K = {k0:g} and {rate0:g} Mb/s, after "
+        f"{start['t'].max():g} s: weights {weights}; Mb/s {sources}.",
+    )
