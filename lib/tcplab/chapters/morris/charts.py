@@ -299,11 +299,13 @@ def buffers_few_chart(few: pd.DataFrame) -> alt.LayerChart:
         f"b = {b:g}: {g:.3f}" for b, g in zip(data["buffer"], data["goodput_fraction"],
                                                strict=True)
     )  # fmt: skip
+    rising = data["goodput_fraction"].is_monotonic_increasing
+    trend = "grows with" if rising else "against"
     return describe(
         chart,
         f"Fig. 9: {flows} flows, goodput as a fraction of the link against the buffer b "
         f"(packets, log axis), the delay-bandwidth product of {product:.0f} packets dashed. "
-        f"Goodput grows with the buffer: {points}.",
+        f"Goodput {trend} the buffer: {points}.",
     )
 
 
