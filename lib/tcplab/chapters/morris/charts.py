@@ -10,7 +10,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from tcplab.charts import FORMULA, OURS, PAPER, role_colour
+from tcplab.charts import FORMULA, OURS, PAPER, describe, role_colour
 from tcplab.theory import morris as theory
 
 from .analysis import HISTOGRAM_EDGES
@@ -30,6 +30,20 @@ __all__ = [
 
 _ROLE = role_colour([OURS, FORMULA, PAPER])
 _PAPER_MARK = {"shape": "diamond", "size": 90, "color": "#D55E00"}
+#: Fig. 7's points the paper states in its text (loss rate at N flows)
+_FIG7_PAPER = pd.DataFrame(
+    {"flows": [30, 1500, 250, 350], "mean": [0.007, 0.17, 0.06, 0.08],
+     "note": ["Sec. 4", "Sec. 5", "DEC (Sec. 6)", "Harvard (Sec. 6)"], "role": PAPER}
+)  # fmt: skip
+
+
+def _percent(value: float) -> str:
+    return f"{100 * value:.1f}%"
+
+
+def _on_curve(data: pd.DataFrame, flows: float) -> float:
+    """Fig. 7's line of means at ``flows``: straight between its points on the log N axis."""
+    return float(np.interp(np.log(flows), np.log(data["flows"]), data["mean"]))
 
 
 def series_chart(series: pd.DataFrame, flows: int, flow: int = 0) -> alt.LayerChart:
@@ -46,7 +60,14 @@ def series_chart(series: pd.DataFrame, flows: int, flow: int = 0) -> alt.LayerCh
         )
     )
     fair = alt.Chart(pd.DataFrame({"y": [1.0]})).mark_rule(strokeDash=[4, 3]).encode(y="y:Q")
-    return (line + fair).properties(width=300, height=180)
+    share = data["share"]
+    return describe(
+        (line + fair).properties(width=300, height=180),
+        f"{flows} flows: the bandwidth of flow {flow} in each of {len(data)} seconds, in fair "
+        f"shares (the fair share, 1, dashed). It ranges from {share.min():.2f} to "
+        f"{share.max():.2f} fair shares, {share.mean():.2f} on average; "
+        f"{_percent(float((share == 0).mean()))} of its seconds deliver nothing.",
+    )
 
 
 def _histograms(loss: pd.DataFrame) -> pd.DataFrame:
@@ -63,12 +84,13 @@ def histogram_chart(loss: pd.DataFrame, first: int = 30) -> alt.Chart:
     bandwidth (bins of a quarter fair share; the last holds 8 and more); a drop-down picks N."""
     data = _histograms(loss)
     values = sorted(int(n) for n in data["flows"].unique())
+    shown = first if first in values else values[0]
     pick = alt.param(
         name="pick_flows",
-        value=first if first in values else values[0],
+        value=shown,
         bind=alt.binding_select(options=values, name="flows N "),
     )
-    return (
+    chart = (
         alt.Chart(data, title="Fairness histogram")
         .mark_bar(color="#0072B2")
         .encode(
@@ -81,6 +103,28 @@ def histogram_chart(loss: pd.DataFrame, first: int = 30) -> alt.Chart:
         .transform_calculate(end="datum.share + 0.25")
         .add_params(pick)
         .properties(width=420, height=200)
+    )
+    return describe(chart, _histogram_description(data, shown))
+
+
+def _histogram_description(data: pd.DataFrame, first: int) -> str:
+    def low_and_fair(n: int) -> str:
+        bins = data[data["flows"] == n]
+        low = bins.loc[bins["share"] < 0.25, "probability"].sum()
+        fair = bins.loc[(bins["share"] >= 0.5) & (bins["share"] < 1.5), "probability"].sum()
+        return (
+            f"With N = {n}, {low:.2f} of the flow-seconds lie under a quarter of the fair "
+            f"share and {fair:.2f} between half and one and a half fair shares"
+        )
+
+    values = sorted(int(n) for n in data["flows"].unique())
+    shown = [first] + ([values[-1]] if values[-1] != first else [])
+    return (
+        "Fairness histogram: the probability that a flow moves a given bandwidth in one "
+        "second, in bins of a quarter fair share (the last bin holds 8 and more); a drop-down "
+        f"picks the number of flows N, from {values[0]} to {values[-1]}. "
+        + ". ".join(low_and_fair(n) for n in shown)
+        + "."
     )
 
 
@@ -108,11 +152,7 @@ def loss_chart(loss: pd.DataFrame) -> alt.LayerChart:
     ours = alt.Chart(data).mark_line(point=True).encode(x=x, y=y, color=_ROLE, tooltip=tips)
     bars = alt.Chart(data).mark_errorbar().encode(x=x, y=alt.Y("low:Q", title="loss rate"),
                                                   y2="high:Q")  # fmt: skip
-    paper = pd.DataFrame(
-        {"flows": [30, 1500, 250, 350], "mean": [0.007, 0.17, 0.06, 0.08],
-         "note": ["Sec. 4", "Sec. 5", "DEC (Sec. 6)", "Harvard (Sec. 6)"], "role": PAPER}
-    )  # fmt: skip
-    points = alt.Chart(paper).mark_point(filled=True, shape="diamond", size=90).encode(
+    points = alt.Chart(_FIG7_PAPER).mark_point(filled=True, shape="diamond", size=90).encode(
         x=x, y=y, color=_ROLE, tooltip=["note", "flows", "mean"]
     )
     bound = alt.Chart(pd.DataFrame({"y": [theory.lemma_bound()]})).mark_rule(
@@ -121,8 +161,24 @@ def loss_chart(loss: pd.DataFrame) -> alt.LayerChart:
     storage = alt.Chart(pd.DataFrame({"flows": [theory.network_storage(217)]})).mark_rule(
         strokeDash=[2, 2], color="#999999"
     ).encode(x="flows:Q")
-    return (ours + bars + points + bound + storage).properties(
+    chart = (ours + bars + points + bound + storage).properties(
         width=460, height=260, title="Fig. 7: loss rate against N"
+    )
+    pairs = "; ".join(
+        f"{note}, N = {n}: paper {_percent(p)}, ours {_percent(_on_curve(data, n))}"
+        for note, n, p in zip(_FIG7_PAPER["note"], _FIG7_PAPER["flows"], _FIG7_PAPER["mean"],
+                              strict=True)
+    )  # fmt: skip
+    return describe(
+        chart,
+        "Fig. 7: the loss rate at router A against the number of flows N (log axis), the mean "
+        f"of {int(data['count'].max())} runs per N with its 95% interval, from "
+        f"{_percent(float(data['mean'].iloc[0]))} at N = {int(data['flows'].iloc[0])} to "
+        f"{_percent(float(data['mean'].iloc[-1]))} at N = {int(data['flows'].iloc[-1])}; the "
+        f"paper's stated points are diamonds ({pairs}); "
+        f"the back-off lemma's bound of {_percent(theory.lemma_bound())} is dashed, and N = "
+        f"{theory.network_storage(217):.0f}, where windows of one packet fill the network, "
+        "dotted.",
     )
 
 
@@ -152,7 +208,22 @@ def detail_chart(loss: pd.DataFrame) -> alt.LayerChart:
     mark = alt.Chart(paper).mark_point(filled=True, shape="diamond", size=90).encode(
         x=x, y=y, color=_ROLE
     )
-    return (dots + curve + mark).properties(width=420, height=240, title="Fig. 8: N <= 60")
+    chart = (dots + curve + mark).properties(width=420, height=240, title="Fig. 8: N <= 60")
+    ours_30 = small.loc[small["flows"] == 30, "loss_rate"]
+    at_30 = (
+        f"; ours at N = 30, {_percent(float(ours_30.mean()))} against the paper's "
+        f"{_percent(float(paper['loss_rate'].iloc[0]))} (diamond) and Section 4's "
+        f"{_percent(float(theory.sawtooth_loss(30)))}"
+        if len(ours_30)
+        else ""
+    )
+    return describe(
+        chart,
+        f"Fig. 8: the loss rate against the number of flows N up to {SMALL_N}, on log-log "
+        f"axes: each of the {len(small)} runs with a loss (points), the power law fitted from "
+        f"N = {SAWTOOTH_N} on (slope {s:.2f}), and Section 4's sawtooth estimate, which grows "
+        f"as N squared{at_30}.",
+    )
 
 
 def stages_chart(loss: pd.DataFrame, flows: tuple[int, ...]) -> alt.LayerChart:
@@ -168,20 +239,44 @@ def stages_chart(loss: pd.DataFrame, flows: tuple[int, ...]) -> alt.LayerChart:
         p = float(runs["loss_rate"].mean())
         lemma = theory.backoff_occupancy(measured[0], p, len(stages))
         for i, (m, t) in enumerate(zip(measured, lemma, strict=True)):
-            rows.append({"flows": f"N = {n}", "stage": i, "flows_in_stage": m, "role": OURS})
-            rows.append({"flows": f"N = {n}", "stage": i, "flows_in_stage": t, "role": FORMULA})
+            for value, role in ((m, OURS), (t, FORMULA)):
+                rows.append(
+                    {"n": n, "flows": f"N = {n}", "stage": i, "flows_in_stage": value, "role": role}
+                )
     data = pd.DataFrame(rows)
     data = data[data["flows_in_stage"] > 1e-3].round(5)
     x = alt.X("stage:O", title="back-off stage i (time-out of 2^i s)")
     y = alt.Y("flows_in_stage:Q", title="flows in stage", scale=alt.Scale(type="log"))
-    base = alt.Chart(data)
+    base = alt.Chart(data.drop(columns="n"))
     dots = base.transform_filter(f"datum.role == '{OURS}'").mark_point(filled=True).encode(
         x=x, y=y, color=_ROLE, shape="flows:N"
     )
     lines = base.transform_filter(f"datum.role == '{FORMULA}'").mark_line().encode(
         x=x, y=y, color=_ROLE, detail="flows:N"
     )
-    return (dots + lines).properties(width=380, height=240, title="Lemma 3: n_i = (2p)^i n_0")
+    chart = (dots + lines).properties(
+        width=380, height=240, title="Lemma 3: n_i = (2p)^i n_0"
+    )
+    return describe(chart, _stages_description(data))
+
+
+def _stages_description(data: pd.DataFrame) -> str:
+    text = (
+        "Lemma 3: the mean number of flows in back-off stage i (a time-out of 2^i s, log "
+        "axis), measured (filled points, one shape per N) and Lemma 3's (2p)^i n_0 with the "
+        "runs' loss rate p and n_0 (lines), for N = "
+        + ", ".join(str(n) for n in data["n"].unique())
+        + "."
+    )
+    first = data[data["stage"] == 1].pivot_table(index="n", columns="role",
+                                                 values="flows_in_stage")  # fmt: skip
+    if {OURS, FORMULA} <= set(first.columns) and len(first.dropna()):
+        row = first.dropna().sort_index().iloc[-1]
+        text += (
+            f" With N = {row.name}, stage 1 holds {row[OURS]:.1f} flows, "
+            f"{row[OURS] / row[FORMULA]:.2f} times the lemma's {row[FORMULA]:.1f}."
+        )
+    return text
 
 
 def buffers_few_chart(few: pd.DataFrame) -> alt.LayerChart:
@@ -194,10 +289,24 @@ def buffers_few_chart(few: pd.DataFrame) -> alt.LayerChart:
                      scale=alt.Scale(zero=False)), color=_ROLE,
         tooltip=["buffer", "goodput_fraction", "utilisation"],
     )  # fmt: skip
-    rule = alt.Chart(pd.DataFrame({"buffer": [217]})).mark_rule(strokeDash=[4, 3]).encode(
-        x="buffer:Q"
+    product = theory.link_storage()
+    rule = alt.Chart(pd.DataFrame({"buffer": [round(product)]})).mark_rule(
+        strokeDash=[4, 3]
+    ).encode(x="buffer:Q")
+    chart = (line + rule).properties(width=380, height=220, title="Fig. 9: 30 TCPs")
+    flows = ", ".join(str(n) for n in sorted(few["flows"].unique()))
+    points = "; ".join(
+        f"b = {b:g}: {g:.3f}" for b, g in zip(data["buffer"], data["goodput_fraction"],
+                                               strict=True)
+    )  # fmt: skip
+    rising = data["goodput_fraction"].is_monotonic_increasing
+    trend = "grows with" if rising else "against"
+    return describe(
+        chart,
+        f"Fig. 9: {flows} flows, goodput as a fraction of the link against the buffer b "
+        f"(packets, log axis), the delay-bandwidth product of {product:.0f} packets dashed. "
+        f"Goodput {trend} the buffer: {points}.",
     )
-    return (line + rule).properties(width=380, height=220, title="Fig. 9: 30 TCPs")
 
 
 def buffers_many_chart(many: pd.DataFrame) -> alt.LayerChart:
@@ -215,9 +324,21 @@ def buffers_many_chart(many: pd.DataFrame) -> alt.LayerChart:
         x=x, y=alt.Y("percent:Q", title="percent"), color=alt.Color("measure:N", title=None),
         tooltip=["buffer", "measure", "percent"],
     )  # fmt: skip
-    marks = pd.DataFrame({"buffer": [theory.fast_retransmit_buffer(500), 5000.0]})
+    flows = int(many["flows"].max())
+    marks = pd.DataFrame({"buffer": [theory.fast_retransmit_buffer(flows), 10.0 * flows]})
     rules = alt.Chart(marks).mark_rule(strokeDash=[4, 3], color="#999999").encode(x="buffer:Q")
-    return (lines + rules).properties(width=420, height=240, title="Fig. 10: 500 TCPs")
+    chart = (lines + rules).properties(width=420, height=240, title="Fig. 10: 500 TCPs")
+    first, last = data.iloc[0], data.iloc[-1]
+    return describe(
+        chart,
+        f"Fig. 10: {flows} flows, the drop rate and the share of seconds in which a flow gets "
+        "under 5% of its fair share, in percent, against the buffer b (packets); dashed rules "
+        f"at {marks['buffer'].iloc[0]:.0f} packets (windows of four, so fast retransmit works) "
+        f"and {marks['buffer'].iloc[1]:.0f} (ten buffers per TCP). From b = "
+        f"{first['buffer']:g} to {last['buffer']:g} the drop rate falls from "
+        f"{_percent(first['loss_rate'])} to {_percent(last['loss_rate'])} and the seconds "
+        f"under 5% from {_percent(first['under_5pct'])} to {_percent(last['under_5pct'])}.",
+    )
 
 
 def variants_chart(remedies: pd.DataFrame) -> alt.LayerChart:
@@ -233,7 +354,17 @@ def variants_chart(remedies: pd.DataFrame) -> alt.LayerChart:
     )  # fmt: skip
     bars = base.mark_errorbar().encode(x=x, y=alt.Y("low:Q", title="loss rate"), y2="high:Q",
                                        color=colour)  # fmt: skip
-    return (lines + bars).properties(width=460, height=260, title="Remedies and variants")
+    chart = (lines + bars).properties(width=460, height=260, title="Remedies and variants")
+    top = data[data["flows"] == data["flows"].max()].sort_values("mean")
+    ranking = ", ".join(
+        f"{v} {_percent(m)}" for v, m in zip(top["variant"], top["mean"], strict=True)
+    )
+    return describe(
+        chart,
+        "Remedies and variants: the loss rate against the number of flows N (log axis) for "
+        "each sender / queue, the mean of the runs with its 95% interval. At N = "
+        f"{int(top['flows'].iloc[0])}, from lowest to highest: {ranking}.",
+    )
 
 
 def choices_chart(choices: pd.DataFrame) -> alt.FacetChart | alt.LayerChart:
@@ -245,4 +376,18 @@ def choices_chart(choices: pd.DataFrame) -> alt.FacetChart | alt.LayerChart:
     dots = base.mark_point(filled=True).encode(x=alt.X("mean:Q", title="loss rate"), y=y,
                                                color=alt.Color("N:N", title=None))  # fmt: skip
     bars = base.mark_rule().encode(x="low:Q", x2="high:Q", y=y, color="N:N")
-    return (dots + bars).properties(width=360, height=220, title="The paper's silences")
+    chart = (dots + bars).properties(width=360, height=220, title="The paper's silences")
+    parts = []
+    for n, group in data.groupby("flows"):
+        low, high = group.loc[group["mean"].idxmin()], group.loc[group["mean"].idxmax()]
+        parts.append(
+            f"at N = {n} from {_percent(low['mean'])} ({low['choice']}) to "
+            f"{_percent(high['mean'])} ({high['choice']})"
+        )
+    return describe(
+        chart,
+        "The paper's silences: the loss rate under each choice the paper leaves open, one "
+        "row per choice, the mean of the runs (dots) and its 95% interval (rules); it moves "
+        + "; ".join(parts)
+        + ".",
+    )
