@@ -1,10 +1,11 @@
 """Charts of the ns-3 cross-check: how far apart the two simulators are, and how fast.
 
 :func:`ratio_chart` puts one dot per scenario and quantity at tcplab's mean over ns-3's (1 is
-agreement; the bar is the 95% interval of the difference, divided by ns-3's mean), with the
-packet model's two timers as two colours and a drop-down to choose the quantity (a Vega-Lite
-param, so it works on a static page). :func:`speed_chart` draws bottleneck packets per
-wall-second against N for both simulators.
+agreement; the bar is the 95% interval of the difference, divided by ns-3's mean; the axis is
+linear, as a ratio can be 0), with the packet model's two timers as two colours and a
+drop-down to choose the quantity (a Vega-Lite param, so it works on a static page).
+:func:`speed_chart` draws bottleneck packets per wall-second against N for both simulators.
+Each chart carries a description computed from its data (:func:`tcplab.charts.describe`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from tcplab.charts import PALETTE, PAPER
+from tcplab.charts import PALETTE, PAPER, ROLE_COLOURS, describe
 
 from .claims import METRICS
 
@@ -23,6 +24,8 @@ TIMER_NAMES = {
     "bsd": "tcplab, timer restarted at fast retransmit",
     "rfc6298": "tcplab, RFC 6298 timer (as ns-3)",
 }
+
+SIMULATORS = ["tcplab (simpy)", "ns-3 3.44 (C++, from Python)"]
 
 
 def scenario_label(row: pd.Series) -> str:
@@ -53,8 +56,13 @@ def _ratios(table: pd.DataFrame) -> pd.DataFrame:
     return out.replace([np.inf, -np.inf], np.nan).dropna(subset=["ratio"])
 
 
-def ratio_chart(table: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
-    """tcplab / ns-3 per scenario for the quantity chosen in the drop-down."""
+def ratio_chart(table: pd.DataFrame) -> alt.LayerChart:
+    """tcplab / ns-3 per scenario for the quantity chosen in the drop-down.
+
+    The axis is linear: a ratio can be 0 (tcplab had none of an event ns-3 had) and an
+    interval's lower end can lie below 0, neither of which a log axis can show. Each
+    scenario's name is written on two lines (queue and buffer; N and TCP), so that the chart
+    fits a phone's column."""
     data = _ratios(table)
     names = list(METRICS.values())
     pick = alt.param(
@@ -66,27 +74,56 @@ def ratio_chart(table: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
         data["scenario"].unique(),
         key=lambda s: (s.split()[0], int(s.split("N=")[1].split()[0]), s),
     )
-    y = alt.Y("scenario:N", sort=order, title=None)
+    y = alt.Y(
+        "scenario:N",
+        sort=order,
+        title=None,
+        axis=alt.Axis(labelExpr="split(replace(datum.label, ' N=', '|N='), '|')"),
+    )
     colour = alt.Color(
         "timer:N",
         scale=alt.Scale(domain=list(TIMER_NAMES.values()), range=PALETTE[:2]),
-        legend=alt.Legend(title=None, orient="bottom", direction="vertical"),
+        legend=alt.Legend(
+            title=None, orient="bottom", direction="vertical", columns=1, labelLimit=320
+        ),
     )
     base = alt.Chart(data).transform_filter(alt.datum.quantity == pick)
-    x = alt.X("ratio:Q", scale=alt.Scale(type="log"), title="tcplab / ns-3 (log scale)")
+    x = alt.X("ratio:Q", title="tcplab / ns-3")
     bars = base.mark_rule(strokeWidth=2, opacity=0.5).encode(
-        x=alt.X("low:Q", scale=alt.Scale(type="log")), x2="high:Q", y=y, color=colour,
-        yOffset="timer:N",
+        x=alt.X("low:Q"), x2="high:Q", y=y, color=colour, yOffset="timer:N",
     )  # fmt: skip
     dots = base.mark_point(filled=True, size=70).encode(
         x=x, y=y, color=colour, yOffset="timer:N",
         tooltip=["scenario", "timer", "quantity", alt.Tooltip("ratio:Q", format=".3f")],
     )  # fmt: skip
-    one = alt.Chart(pd.DataFrame({"ratio": [1.0]})).mark_rule(color=PAPER).encode(x="ratio:Q")
-    return (
+    one = (
+        alt.Chart(pd.DataFrame({"ratio": [1.0]}))
+        .mark_rule(color=ROLE_COLOURS[PAPER])
+        .encode(x="ratio:Q")
+    )
+    chart = (
         alt.layer(bars, dots, one)
         .add_params(pick)
-        .properties(width=460, height=alt.Step(26), title="The packet model over ns-3")
+        .properties(width=460, height=alt.Step(20), title="The packet model over ns-3")
+    )
+    return describe(chart, _ratio_description(data, names[1]))
+
+
+def _ratio_description(data: pd.DataFrame, first: str) -> str:
+    scenarios = data["scenario"].nunique()
+    ranges = "; ".join(
+        f"{quantity} {rows['ratio'].min():.3g} to {rows['ratio'].max():.3g} "
+        f"({int(((rows['low'] <= 1) & (rows['high'] >= 1)).sum())} of {len(rows)} "
+        "intervals reach 1)"
+        for quantity, rows in data.groupby("quantity", sort=False)
+    )
+    return (
+        f"One row per scenario ({scenarios} scenarios: queue, buffer b, connections N, TCP) "
+        "and one dot per tcplab timer rule (restarted at fast retransmit, or RFC 6298 as "
+        "ns-3): tcplab's mean over ns-3's for the quantity chosen in the drop-down "
+        f"({first} first), with a bar for the 95% interval of the difference divided by "
+        "ns-3's mean, on a linear axis; a vertical line at 1 marks agreement. The ratios "
+        f"per quantity: {ranges}."
     )
 
 
@@ -96,21 +133,40 @@ def speed_chart(tcplab: pd.DataFrame, ns3: pd.DataFrame) -> alt.Chart:
     data = pd.concat(
         [
             pd.DataFrame({"flows": ours["flows"], "speed": ours["packets_per_wall_s"],
-                          "simulator": "tcplab (simpy)", "tcp": ours["tcp"]}),
+                          "simulator": SIMULATORS[0], "tcp": ours["tcp"]}),
             pd.DataFrame({"flows": ns3["flows"], "speed": ns3["packets_per_wall_s"],
-                          "simulator": "ns-3 3.44 (C++, from Python)", "tcp": ns3["tcp"]}),
+                          "simulator": SIMULATORS[1], "tcp": ns3["tcp"]}),
         ]
     )  # fmt: skip
-    return (
+    if not (data["flows"] > 0).all() or not (data["speed"] > 0).all():
+        raise ValueError("speed_chart: log axes need every N and every speed above 0")
+    chart = (
         alt.Chart(data)
         .mark_point(filled=True, opacity=0.7)
         .encode(
             x=alt.X("flows:Q", scale=alt.Scale(type="log"), title="connections N"),
             y=alt.Y("speed:Q", scale=alt.Scale(type="log"),
                     title="bottleneck packets per wall-second"),
-            color=alt.Color("simulator:N", scale=alt.Scale(range=[PALETTE[0], PAPER])),
+            color=alt.Color(
+                "simulator:N", scale=alt.Scale(domain=SIMULATORS, range=[PALETTE[0], PALETTE[3]])
+            ),
             shape=alt.Shape("tcp:N"),
             tooltip=["simulator", "tcp", "flows", alt.Tooltip("speed:Q", format=",.0f")],
         )  # fmt: skip
         .properties(title="Speed on the same machine")
+    )
+    return describe(chart, _speed_description(data))
+
+
+def _speed_description(data: pd.DataFrame) -> str:
+    speeds = "; ".join(
+        f"{simulator}: {len(rows)} runs, {rows['speed'].min():,.0f} to "
+        f"{rows['speed'].max():,.0f} (median {rows['speed'].median():,.0f})"
+        for simulator, rows in data.groupby("simulator", sort=False)
+    )
+    return (
+        "Bottleneck packets simulated per wall-clock second against the number of "
+        f"connections N, from {int(data['flows'].min())} to {int(data['flows'].max())}, both "
+        "axes logarithmic; one dot per run, coloured by simulator, shaped by TCP (NewReno or "
+        f"SACK). Packets per wall-second: {speeds}."
     )
