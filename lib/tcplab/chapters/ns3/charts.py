@@ -56,7 +56,7 @@ def _ratios(table: pd.DataFrame) -> pd.DataFrame:
     return out.replace([np.inf, -np.inf], np.nan).dropna(subset=["ratio"])
 
 
-def ratio_chart(table: pd.DataFrame) -> alt.LayerChart:
+def ratio_chart(table: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
     """tcplab / ns-3 per scenario for the quantity chosen in the drop-down.
 
     The axis is linear: a ratio can be 0 (tcplab had none of an event ns-3 had) and an
