@@ -61,8 +61,8 @@ def ratio_chart(table: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
 
     The axis is linear: a ratio can be 0 (tcplab had none of an event ns-3 had) and an
     interval's lower end can lie below 0, neither of which a log axis can show. Each
-    scenario's name is written on two lines (queue and buffer; N and TCP), so that the chart
-    fits a phone's column."""
+    scenario's name is written on two or three lines (queue and buffer; N and TCP; delayed
+    ACKs), so that the chart fits a phone's column."""
     data = _ratios(table)
     names = list(METRICS.values())
     pick = alt.param(
@@ -78,7 +78,9 @@ def ratio_chart(table: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
         "scenario:N",
         sort=order,
         title=None,
-        axis=alt.Axis(labelExpr="split(replace(datum.label, ' N=', '|N='), '|')"),
+        axis=alt.Axis(
+            labelExpr="split(replace(replace(datum.label, ' N=', '|N='), ', ', '|'), '|')"
+        ),
     )
     colour = alt.Color(
         "timer:N",
