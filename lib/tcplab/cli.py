@@ -221,6 +221,7 @@ def _trace(args: argparse.Namespace) -> int:
 
 
 def _print(summary: dict[str, Any], as_json: bool) -> None:
+    """One JSON object, or one ``key: value`` line per entry (lists and dicts on one line)."""
     if as_json:
         print(json.dumps(summary))
         return
@@ -393,17 +394,8 @@ def _tame(args: argparse.Namespace) -> int:
         "runs": len(probe.runs),
         "wall_s": time.perf_counter() - started,
     }
-    _print_summary(summary, args.json)
+    _print(summary, args.json)
     return 0
-
-
-def _print_summary(summary: dict[str, Any], as_json: bool) -> None:
-    """One JSON object, or one ``key: value`` line per entry."""
-    if as_json:
-        print(json.dumps(summary))
-    else:
-        for key, value in summary.items():
-            print(f"{key:>22}: {value}")
 
 
 def _lu(args: argparse.Namespace) -> int:
@@ -422,7 +414,7 @@ def _lu(args: argparse.Namespace) -> int:
         **{k: _finite(v) if isinstance(v, float) else v for k, v in result.summary().items()},
     }
     summary["wall_s"] = time.perf_counter() - started
-    _print_summary(summary, args.json)
+    _print(summary, args.json)
     return 0
 
 
