@@ -98,13 +98,20 @@ def _direct_imports(name: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(found))
 
 
+#: modules that decide where a computation runs, not what it computes (every task carries its
+#: own seed, and tests/test_tasks.py checks that the results are the same wherever they run):
+#: left out of the fingerprint, so that moving a sweep to another executor keeps its data fresh
+SCHEDULING = frozenset({"tcplab.tasks"})
+
+
 def imported_modules(name: str) -> tuple[str, ...]:
-    """Module ``name`` and every tcplab module it imports, directly or not, sorted."""
+    """Module ``name`` and every tcplab module it imports, directly or not, sorted; the
+    :data:`SCHEDULING` modules are not followed."""
     seen: set[str] = set()
     todo = [name]
     while todo:
         current = todo.pop()
-        if current not in seen and _source(current):
+        if current not in seen and current not in SCHEDULING and _source(current):
             seen.add(current)
             todo += _direct_imports(current)
     return tuple(sorted(seen))
