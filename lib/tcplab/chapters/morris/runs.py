@@ -6,7 +6,8 @@ receivers that ACK every other packet (at most 100 ms late, ns's delayed-ACK sin
 217 packets of buffer, thresholds at a quarter and a half of it, a maximum drop probability of
 0.002 and ns-2's averaging weight 0.002 and ``wait``; 200 s runs of which the first 20 are a
 warm-up. A sender is named by its variant and remedy (:data:`SENDERS`). A :class:`Job` is a
-set-up and the labels of its table row; :func:`run_all` runs jobs on a process pool, each
+set-up and the labels of its table row; :func:`run_all` runs jobs through
+:func:`tcplab.tasks.run_tasks` (a process pool, or a cluster), each
 seeded by its number of flows and its replica (so the same replica of every variant of a
 configuration sees the same delays, start times and telnet keystrokes: paired comparisons),
 and keeps only the measures.
@@ -14,18 +15,16 @@ and keeps only the measures.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
-from tqdm import tqdm
 
 from tcplab.checks import check_choice, check_int
 from tcplab.packet import PacketSetup, Probes, QueueSetup, RunLength, TcpConfig
 from tcplab.packet.remedies import REMEDIES, RemedyConfig, remedy_config
+from tcplab.tasks import run_tasks
 
 from .measures import summarise
 from .topology import MorrisTopology, run_morris
@@ -143,19 +142,8 @@ def _one(work: Job) -> dict[str, Any]:
 
 
 def run_all(jobs: Sequence[Job], workers: int, seed: int, desc: str) -> list[dict[str, Any]]:
-    """Run every job with its :func:`job_seed` on ``workers`` processes; the rows come back in
-    the order of ``jobs``, each with its ``replica``."""
+    """Run every job with its :func:`job_seed` on ``workers`` processes (or wherever
+    :func:`tcplab.tasks.run_tasks` sends them); the rows come back in the order of ``jobs``,
+    each with its ``replica``."""
     seeded = [replace(work, setup=replace(work.setup, seed=job_seed(seed, work))) for work in jobs]
-    bar = tqdm(total=len(seeded), desc=desc, unit="run", file=sys.stderr, leave=False)
-    rows = []
-    if workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
-            for row in pool.map(_one, seeded):
-                rows.append(row)
-                bar.update()
-    else:
-        for work in seeded:
-            rows.append(_one(work))
-            bar.update()
-    bar.close()
-    return rows
+    return run_tasks(_one, seeded, workers=workers, desc=desc)
