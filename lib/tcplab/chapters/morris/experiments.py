@@ -1,11 +1,10 @@
 """TCP with many flows (Morris 1997): the figures' sweeps on Morris's set-up.
 
-Every run is Figure 2's set-up (:func:`~tcplab.chapters.morris.runs.morris_setup`) with a 20 s
-warm-up (200 s runs for Figs. 3 and 5 as the paper, 100 s for the sweeps, to fit the book's
-compute budget); each point is ``replicas`` independent runs (seeded by N and replica, so
-the variants of one point are paired). The tables are tidy: one row per run, with its
-measures (:func:`~tcplab.chapters.morris.measures.summarise`) flattened into columns: ``n0`` ..
-``n6`` the flows in each back-off stage, ``q0`` .. ``q6`` the loss of each stage's
+Every run is Figure 2's set-up (:func:`~tcplab.chapters.morris.runs.morris_setup`): 200 s runs
+with a 20 s warm-up, as the paper's; each point is ``replicas`` independent runs (seeded by N
+and replica, so the variants of one point are paired). The tables are tidy: one row per run,
+with its measures (:func:`~tcplab.chapters.morris.measures.summarise`) flattened into columns:
+``n0`` .. ``n6`` the flows in each back-off stage, ``q0`` .. ``q6`` the loss of each stage's
 retransmissions, ``h00`` .. the per-second bandwidth histogram (bins of
 :data:`~tcplab.chapters.morris.analysis.HISTOGRAM_EDGES`).
 """
@@ -57,12 +56,13 @@ class MorrisParams:
 
     flows: tuple[int, ...] = (
         1, 2, 3, 5, 8, 10, 15, 20, 30, 40, 50, 60, 100, 200, 300, 400, 700, 1000, 1500,
+        2000, 3000, 5000, 10000,
     )  # fmt: skip
     replicas: int = 3
-    seconds: float = 100.0  # Figs. 4, 6-8 (the paper: 200 s; the book's compute budget)
+    seconds: float = 200.0  # Figs. 4, 6-8, as the paper
     warmup: float = 20.0
     series_seconds: float = 200.0  # Figs. 3 and 5, as the paper
-    sweep_seconds: float = 100.0  # the buffer sweeps, remedies and choices
+    sweep_seconds: float = 200.0  # the buffer sweeps, remedies and choices
     sweep_replicas: int = 2  # ... and their runs per point
     series_flows: tuple[int, ...] = (30, 1500)  # Figs. 3 and 5
     series_shown: tuple[int, ...] = (0, 1, 2)  # the flows whose seconds are kept
@@ -78,6 +78,7 @@ class MorrisParams:
         ("tahoe", "droptail"),
         ("tahoe-backoff4", "red"),
         ("tahoe-paced", "red"),
+        ("tahoe-slowgrowth", "red"),
     )
     choice_flows: tuple[int, ...] = (300,)
     choices: tuple[str, ...] = (
@@ -108,7 +109,12 @@ class MorrisParams:
             many_buffers=(217, 1500, 2000, 5000),
             remedy_flows=(300,),
             many_flows=500,
-            variants=(("tahoe", "red"), ("tahoe-backoff4", "red"), ("tahoe-paced", "red")),
+            variants=(
+                ("tahoe", "red"),
+                ("tahoe-backoff4", "red"),
+                ("tahoe-paced", "red"),
+                ("tahoe-slowgrowth", "red"),
+            ),
             choice_flows=(300,),
             choices=(
                 "as built (our choices)",

@@ -1,0 +1,34 @@
+"""The Morris chapter's test of "the steady upward trend": a fall must be beyond the noise.
+
+Hand-made sweeps with known means and spreads: the verdict follows from the 95% intervals
+(Student's t with 2 degrees of freedom: 4.303 x s / sqrt(3)), computed here by hand.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from tcplab.chapters.morris.claims import falls
+
+
+def _sweep(points: dict[int, tuple[float, float, float]]) -> pd.DataFrame:
+    rows = [{"flows": n, "loss_rate": v} for n, runs in points.items() for v in runs]
+    return pd.DataFrame(rows)
+
+
+def test_a_clear_fall_is_found() -> None:
+    # N = 200: mean 0.20, s = 0.01, half = 4.303 * 0.01 / sqrt(3) = 0.0248 -> [0.175, 0.225]
+    # N = 300: mean 0.10, s = 0.01 -> [0.075, 0.125]: below, no overlap
+    table = _sweep({100: (0.09, 0.10, 0.11), 200: (0.19, 0.20, 0.21), 300: (0.09, 0.10, 0.11)})
+    assert falls(table, "loss_rate") == [300]
+
+
+def test_a_dip_within_the_noise_is_not_a_fall() -> None:
+    # N = 300: mean 0.19 with s = 0.01 -> [0.165, 0.215] overlaps N = 200's [0.175, 0.225]
+    table = _sweep({100: (0.09, 0.10, 0.11), 200: (0.19, 0.20, 0.21), 300: (0.18, 0.19, 0.20)})
+    assert falls(table, "loss_rate") == []
+
+
+def test_a_rising_sweep_has_no_fall() -> None:
+    table = _sweep({100: (0.05, 0.06, 0.07), 200: (0.09, 0.10, 0.11), 300: (0.11, 0.12, 0.13)})
+    assert falls(table, "loss_rate") == []
