@@ -86,3 +86,41 @@ def test_the_microscope_drop_downs_pick_another_trace(site: str, browser) -> Non
     assert resent.count() != before
     assert not visit.errors and not visit.outside
     visit.close()
+
+
+def test_a_click_on_fig7_picks_the_fairness_histogram_of_that_n(site: str, browser) -> None:
+    """Many flows: Fig. 7 and the histogram under it share one selection of N; a click on a
+    point of the loss curve and the menu both move it (the menu follows the click)."""
+    visit = Visit(browser, site, "chapters/many-flows.html")
+    assert visit.wait_for_charts() >= 1
+    chart = visit.page.locator(".tcplab-chart", has=visit.page.locator("select")).filter(
+        has_text="click a point"
+    )
+    assert chart.count() == 1, "Fig. 7 with its linked histogram is missing"
+    menu = chart.locator("select")
+    bars = chart.locator("svg .mark-rect path")
+
+    def heights() -> list[str]:
+        return [bars.nth(i).get_attribute("d") or "" for i in range(bars.count())]
+
+    first = heights()
+    menu.select_option("30")
+    visit.page.wait_for_function(
+        "([el, n]) => [...el.querySelectorAll('.mark-rect path')].map(p => p.getAttribute('d'))"
+        ".join('|') !== n",
+        arg=[chart.element_handle(), "|".join(first)],
+        timeout=5_000,
+    )
+    at_30 = heights()
+    assert at_30 != first
+    # a click near the leftmost point of the curve (N = 1) picks it, menu included
+    dots = chart.locator("svg .mark-symbol path")
+    box = min((dots.nth(i).bounding_box() for i in range(dots.count())), key=lambda b: b["x"])
+    visit.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    visit.page.wait_for_function(
+        "el => el.value !== '30'", arg=menu.element_handle(), timeout=5_000
+    )
+    assert menu.input_value() == "1"
+    assert heights() != at_30
+    assert not visit.errors and not visit.outside
+    visit.close()

@@ -1,7 +1,8 @@
 """Charts of Morris (1997) on the packet model: one flow's seconds (Figs. 3, 5), the fairness
-histograms with a drop-down for N (Figs. 4, 6), loss against N with confidence intervals
-(Figs. 7, 8), back-off stages against Lemma 3, the buffer sweeps (Figs. 9, 10), the remedies
-and the paper-silent choices. The paper's values are drawn in the paper's colour beside ours.
+histograms with a drop-down for N (Figs. 4, 6), loss against N with confidence intervals (Figs.
+7, 8; Fig. 7 also linked to the histogram of the N clicked on it), back-off stages against Lemma
+3, the buffer sweeps (Figs. 9, 10), the remedies and the paper-silent choices. The paper's
+values are drawn in the paper's colour beside ours.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ __all__ = [
     "series_chart",
     "histogram_chart",
     "loss_chart",
+    "loss_histogram_chart",
     "detail_chart",
     "stages_chart",
     "buffers_few_chart",
@@ -79,6 +81,21 @@ def _histograms(loss: pd.DataFrame) -> pd.DataFrame:
     return long[["flows", "share", "probability"]].round(5)
 
 
+def _histogram_bars(data: pd.DataFrame) -> alt.Chart:
+    return (
+        alt.Chart(data, title="Fairness histogram")
+        .mark_bar(color="#0072B2")
+        .encode(
+            x=alt.X("share:Q", title="bandwidth in one second (fair shares)", bin="binned"),
+            x2=alt.X2("end:Q"),
+            y=alt.Y("probability:Q", title="probability"),
+            tooltip=["share:Q", "probability:Q"],
+        )
+        .transform_calculate(end="datum.share + 0.25")
+        .properties(width=420, height=200)
+    )
+
+
 def histogram_chart(loss: pd.DataFrame, first: int = 30) -> alt.Chart:
     """Figs. 4 and 6 for every N of the loss sweep: the probability of a flow-second at each
     bandwidth (bins of a quarter fair share; the last holds 8 and more); a drop-down picks N."""
@@ -90,20 +107,7 @@ def histogram_chart(loss: pd.DataFrame, first: int = 30) -> alt.Chart:
         value=shown,
         bind=alt.binding_select(options=values, name="flows N "),
     )
-    chart = (
-        alt.Chart(data, title="Fairness histogram")
-        .mark_bar(color="#0072B2")
-        .encode(
-            x=alt.X("share:Q", title="bandwidth in one second (fair shares)", bin="binned"),
-            x2=alt.X2("end:Q"),
-            y=alt.Y("probability:Q", title="probability"),
-            tooltip=["share:Q", "probability:Q"],
-        )
-        .transform_filter("datum.flows == pick_flows")
-        .transform_calculate(end="datum.share + 0.25")
-        .add_params(pick)
-        .properties(width=420, height=200)
-    )
+    chart = _histogram_bars(data).transform_filter("datum.flows == pick_flows").add_params(pick)
     return describe(chart, _histogram_description(data, shown))
 
 
@@ -143,34 +147,38 @@ def _mean_ci(table: pd.DataFrame, column: str, extra: tuple[str, ...] = ()) -> p
     return data.assign(low=data["mean"] - half, high=data["mean"] + half).round(6)
 
 
-def loss_chart(loss: pd.DataFrame) -> alt.LayerChart:
-    """Fig. 7: the loss rate against N (mean of the runs and its 95% interval), the paper's
-    stated points (30 and 1500 flows, DEC and Harvard), the 50% bound and N = 434."""
+def _loss_layers(loss: pd.DataFrame) -> tuple[list[alt.Chart], pd.DataFrame]:
     data = _mean_ci(loss, "loss_rate").assign(role=OURS)
     x, y = _flows_x(), alt.Y("mean:Q", title="loss rate")
     tips = ["flows", "mean", "count"]
     ours = alt.Chart(data).mark_line(point=True).encode(x=x, y=y, color=_ROLE, tooltip=tips)
     bars = alt.Chart(data).mark_errorbar().encode(x=x, y=alt.Y("low:Q", title="loss rate"),
                                                   y2="high:Q")  # fmt: skip
-    points = alt.Chart(_FIG7_PAPER).mark_point(filled=True, shape="diamond", size=90).encode(
-        x=x, y=y, color=_ROLE, tooltip=["note", "flows", "mean"]
+    points = (
+        alt.Chart(_FIG7_PAPER)
+        .mark_point(filled=True, shape="diamond", size=90)
+        .encode(x=x, y=y, color=_ROLE, tooltip=["note", "flows", "mean"])
     )
-    bound = alt.Chart(pd.DataFrame({"y": [theory.lemma_bound()]})).mark_rule(
-        strokeDash=[4, 3], color="#009E73"
-    ).encode(y="y:Q")
-    storage = alt.Chart(pd.DataFrame({"flows": [theory.network_storage(217)]})).mark_rule(
-        strokeDash=[2, 2], color="#999999"
-    ).encode(x="flows:Q")
-    chart = (ours + bars + points + bound + storage).properties(
-        width=460, height=260, title="Fig. 7: loss rate against N"
+    bound = (
+        alt.Chart(pd.DataFrame({"y": [theory.lemma_bound()]}))
+        .mark_rule(strokeDash=[4, 3], color="#009E73")
+        .encode(y="y:Q")
     )
+    storage = (
+        alt.Chart(pd.DataFrame({"flows": [theory.network_storage(217)]}))
+        .mark_rule(strokeDash=[2, 2], color="#999999")
+        .encode(x="flows:Q")
+    )
+    return [ours, bars, points, bound, storage], data
+
+
+def _loss_description(data: pd.DataFrame) -> str:
     pairs = "; ".join(
         f"{note}, N = {n}: paper {_percent(p)}, ours {_percent(_on_curve(data, n))}"
         for note, n, p in zip(_FIG7_PAPER["note"], _FIG7_PAPER["flows"], _FIG7_PAPER["mean"],
                               strict=True)
     )  # fmt: skip
-    return describe(
-        chart,
+    return (
         "Fig. 7: the loss rate at router A against the number of flows N (log axis), the mean "
         f"of {int(data['count'].max())} runs per N with its 95% interval, from "
         f"{_percent(float(data['mean'].iloc[0]))} at N = {int(data['flows'].iloc[0])} to "
@@ -178,8 +186,57 @@ def loss_chart(loss: pd.DataFrame) -> alt.LayerChart:
         f"paper's stated points are diamonds ({pairs}); "
         f"the back-off lemma's bound of {_percent(theory.lemma_bound())} is dashed, and N = "
         f"{theory.network_storage(217):.0f}, where windows of one packet fill the network, "
-        "dotted.",
+        "dotted."
     )
+
+
+def loss_chart(loss: pd.DataFrame) -> alt.LayerChart:
+    """Fig. 7: the loss rate against N (mean of the runs and its 95% interval), the paper's
+    stated points (30 and 1500 flows, DEC and Harvard), the 50% bound and N = 434."""
+    layers, data = _loss_layers(loss)
+    chart = alt.layer(*layers).properties(
+        width=460, height=260, title="Fig. 7: loss rate against N"
+    )
+    return describe(chart, _loss_description(data))
+
+
+def loss_histogram_chart(loss: pd.DataFrame, first: int = 1500) -> alt.VConcatChart:
+    """Fig. 7 above the fairness histogram (Figs. 4 and 6) of the N picked on it: a click on
+    a point of Fig. 7 or the drop-down picks N, and the picked point is drawn larger."""
+    layers, data = _loss_layers(loss)
+    bins = _histograms(loss)
+    values = sorted(int(n) for n in bins["flows"].unique())
+    shown = first if first in values else values[0]
+    pick = alt.selection_point(
+        name="fig7_pick",
+        fields=["flows"],
+        value=[{"flows": shown}],
+        bind=alt.binding_select(options=values, name="flows N "),
+        on="click",
+        clear=False,
+        nearest=True,
+    )
+    picked = (
+        alt.Chart(data)
+        .mark_point(filled=True, color="#0072B2")
+        .encode(
+            x=_flows_x(),
+            y=alt.Y("mean:Q", title="loss rate"),
+            size=alt.condition(pick, alt.value(160), alt.value(0)),
+            tooltip=["flows", "mean", "count"],
+        )
+        .add_params(pick)
+    )
+    top = alt.layer(*layers, picked).properties(
+        width=460, height=260, title="Fig. 7: loss rate against N (click a point)"
+    )
+    bottom = _histogram_bars(bins).transform_filter(pick)
+    text = (
+        _loss_description(data)
+        + " Below it, the fairness histogram of the N picked by a click on a point of the "
+        "loss curve or from the drop-down: " + _histogram_description(bins, shown)
+    )
+    return describe(alt.vconcat(top, bottom), text)
 
 
 def detail_chart(loss: pd.DataFrame) -> alt.LayerChart:
@@ -205,8 +262,10 @@ def detail_chart(loss: pd.DataFrame) -> alt.LayerChart:
     dots = alt.Chart(small).mark_point().encode(x=x, y=y, color=_ROLE)
     curve = alt.Chart(lines).mark_line().encode(x=x, y=y, color=_ROLE, strokeDash="what:N")
     paper = pd.DataFrame({"flows": [30], "loss_rate": [0.007], "role": PAPER})
-    mark = alt.Chart(paper).mark_point(filled=True, shape="diamond", size=90).encode(
-        x=x, y=y, color=_ROLE
+    mark = (
+        alt.Chart(paper)
+        .mark_point(filled=True, shape="diamond", size=90)
+        .encode(x=x, y=y, color=_ROLE)
     )
     chart = (dots + curve + mark).properties(width=420, height=240, title="Fig. 8: N <= 60")
     ours_30 = small.loc[small["flows"] == 30, "loss_rate"]
@@ -248,15 +307,17 @@ def stages_chart(loss: pd.DataFrame, flows: tuple[int, ...]) -> alt.LayerChart:
     x = alt.X("stage:O", title="back-off stage i (time-out of 2^i s)")
     y = alt.Y("flows_in_stage:Q", title="flows in stage", scale=alt.Scale(type="log"))
     base = alt.Chart(data.drop(columns="n"))
-    dots = base.transform_filter(f"datum.role == '{OURS}'").mark_point(filled=True).encode(
-        x=x, y=y, color=_ROLE, shape="flows:N"
+    dots = (
+        base.transform_filter(f"datum.role == '{OURS}'")
+        .mark_point(filled=True)
+        .encode(x=x, y=y, color=_ROLE, shape="flows:N")
     )
-    lines = base.transform_filter(f"datum.role == '{FORMULA}'").mark_line().encode(
-        x=x, y=y, color=_ROLE, detail="flows:N"
+    lines = (
+        base.transform_filter(f"datum.role == '{FORMULA}'")
+        .mark_line()
+        .encode(x=x, y=y, color=_ROLE, detail="flows:N")
     )
-    chart = (dots + lines).properties(
-        width=380, height=240, title="Lemma 3: n_i = (2p)^i n_0"
-    )
+    chart = (dots + lines).properties(width=380, height=240, title="Lemma 3: n_i = (2p)^i n_0")
     return describe(chart, _stages_description(data))
 
 
@@ -290,9 +351,11 @@ def buffers_few_chart(few: pd.DataFrame) -> alt.LayerChart:
         tooltip=["buffer", "goodput_fraction", "utilisation"],
     )  # fmt: skip
     product = theory.link_storage()
-    rule = alt.Chart(pd.DataFrame({"buffer": [round(product)]})).mark_rule(
-        strokeDash=[4, 3]
-    ).encode(x="buffer:Q")
+    rule = (
+        alt.Chart(pd.DataFrame({"buffer": [round(product)]}))
+        .mark_rule(strokeDash=[4, 3])
+        .encode(x="buffer:Q")
+    )
     chart = (line + rule).properties(width=380, height=220, title="Fig. 9: 30 TCPs")
     flows = ", ".join(str(n) for n in sorted(few["flows"].unique()))
     points = "; ".join(
