@@ -114,7 +114,8 @@ def test_a_click_on_fig7_picks_the_fairness_histogram_of_that_n(site: str, brows
     at_30 = heights()
     assert at_30 != first
     # a click near the leftmost point of the curve (N = 1) picks it, menu included
-    dots = chart.locator("svg .mark-symbol path")
+    chart.scroll_into_view_if_needed()  # a mouse click lands in the viewport
+    dots = chart.locator("svg .mark-symbol.role-mark path")  # the marks, not the legend's
     box = min((dots.nth(i).bounding_box() for i in range(dots.count())), key=lambda b: b["x"])
     visit.page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     visit.page.wait_for_function(
