@@ -143,7 +143,7 @@ def test_the_claims_fail_when_the_data_says_otherwise(quick) -> None:
 
 
 def test_every_chart_renders(quick) -> None:
-    table, sens, paths = (quick[name] for name in claims.TABLES)
+    table, sens, paths = claims.scenario_table(quick), quick["lu-sensitivity"], quick["lu-paths"]
     pred, imp = an.predictions(table), an.impacts(table)
     by_flows = an.error_by_flows(pred[pred["probes"] == "(1, 10)"])
     path_pred = an.path_predictions(paths)
@@ -198,3 +198,17 @@ def test_a_median_claim_agrees_when_the_intervals_overlap() -> None:
     below = claims._median_claim("t", "s", paper, pd.Series([0.01, 0.05, 0.099]))
     assert touching.within and not apart.within and not below.within
     assert touching.tolerance == pytest.approx((0.14 - 0.12) + (0.20 - 0.14))
+
+
+def test_the_gigabit_runs_join_the_scenarios_once() -> None:
+    """The book's scale: lu-gigabit adds scenarios 4 and 5; the paper's scale: lu-scenarios
+    has them already and lu-gigabit (empty, or not) adds nothing twice."""
+    book = pd.DataFrame({"scenario": [1, 2, 3, 6], "flows": [1, 1, 1, 1]})
+    paper = pd.DataFrame({"scenario": [1, 2, 3, 4, 5, 6], "flows": [1] * 6})
+    gigabit = pd.DataFrame({"scenario": [4, 5], "flows": [1, 1]})
+    joined = claims.scenario_table({"lu-scenarios": book, "lu-gigabit": gigabit})
+    assert sorted(joined["scenario"]) == [1, 2, 3, 4, 5, 6]
+    again = claims.scenario_table({"lu-scenarios": paper, "lu-gigabit": gigabit})
+    assert sorted(again["scenario"]) == [1, 2, 3, 4, 5, 6]
+    empty = claims.scenario_table({"lu-scenarios": paper, "lu-gigabit": pd.DataFrame()})
+    assert len(empty) == 6

@@ -22,6 +22,12 @@ EXPERIMENTS = (
         "Scenarios 1-2 under the choices the paper leaves open, and run-to-run noise",
     ),
     Experiment(
+        "lu-gigabit",
+        "tcplab.chapters.lu.gigabit:gigabit",
+        "tcplab.chapters.lu.gigabit:GigabitParams",
+        "Figs. 6-7: the 1 Gb/s scenarios 4 and 5 at the probe levels, 10 cross flows",
+    ),
+    Experiment(
         "lu-paths",
         f"{_HERE}:paths",
         "PathsParams",

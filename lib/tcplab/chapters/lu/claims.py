@@ -29,9 +29,10 @@ __all__ = [
     "TABLES",
     "chapter_claims",
     "chapter_numbers",
+    "scenario_table",
 ]
 
-TABLES = ("lu-scenarios", "lu-sensitivity", "lu-paths")
+TABLES = ("lu-scenarios", "lu-sensitivity", "lu-paths", "lu-gigabit")
 #: claims where the book, on its packet model, finds what the paper did not (see the chapter)
 EXPECTED_VERDICTS: dict[str, bool] = {
     "s2-overall": False,  # overall throughput grows by a little more than our 10% line
@@ -275,9 +276,19 @@ def _impact_claims(table: pd.DataFrame) -> dict[str, Claim]:
     return out
 
 
+def scenario_table(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """Every run of the six scenarios: ``lu-scenarios`` with the 1 Gb/s runs of
+    ``lu-gigabit`` (when given) that it does not have itself."""
+    table, extra = tables["lu-scenarios"], tables.get("lu-gigabit")
+    if extra is None or extra.empty or "scenario" not in extra:
+        return table
+    new = extra[~extra["scenario"].isin(table["scenario"].unique())]
+    return pd.concat([table, new], ignore_index=True)
+
+
 def chapter_claims(tables: Mapping[str, pd.DataFrame]) -> dict[str, Claim]:
     """Every paper-vs-book row, keyed, in reading order."""
-    table, paths = tables["lu-scenarios"], tables["lu-paths"]
+    table, paths = scenario_table(tables), tables["lu-paths"]
     return {
         **_scenario_claims(table),
         **_prediction_claims(table, paths),
@@ -289,7 +300,7 @@ def chapter_numbers(
     tables: Mapping[str, pd.DataFrame], scale: str = "full"
 ) -> dict[str, float | int | str]:
     """Every number the chapter's text quotes, from its tables."""
-    table, sens, paths = (tables[name] for name in TABLES)
+    table, sens, paths = scenario_table(tables), tables["lu-sensitivity"], tables["lu-paths"]
     pred = an.predictions(table)
     main = pred[pred["probes"] == "(1, 10)"]
     pairs = an.probe_pairs(pred).set_index("probes")
@@ -331,6 +342,16 @@ def chapter_numbers(
     if _has(table, 2, 10):
         first, last = _ends(curve(table, 2, 10))
         numbers["s2_overall_growth"] = float(last["total"] / first["total"] - 1.0)
+    if _has(table, 4, 10):
+        first, last = _ends(curve(table, 4, 10))
+        numbers["s4_new"] = 1.0 - stolen_share(table, 4, 10)
+        capacity = float(table.loc[table["scenario"] == 4, "capacity_bytes_per_s"].iloc[0])
+        numbers["s4_total_first"] = float(first["total"] / capacity)
+        numbers["s4_total_last"] = float(last["total"] / capacity)
+        numbers["s4_one_mbps"] = float(first["parallel"] * 8 / 1e6)
+    if _has(table, 5):
+        numbers["s5_cross_change"] = cross_change(table, 5)
+        numbers["s5_linearity"] = linearity(table, 5, 10 if _has(table, 5, 10) else 0)
     return numbers
 
 
