@@ -194,7 +194,7 @@ def loss_chart(loss: pd.DataFrame) -> alt.LayerChart:
     """Fig. 7: the loss rate against N (mean of the runs and its 95% interval), the paper's
     stated points (30 and 1500 flows, DEC and Harvard), the 50% bound and N = 434."""
     layers, data = _loss_layers(loss)
-    chart = alt.layer(*layers).properties(
+    chart = alt.LayerChart(layer=layers).properties(
         width=460, height=260, title="Fig. 7: loss rate against N"
     )
     return describe(chart, _loss_description(data))
@@ -227,7 +227,7 @@ def loss_histogram_chart(loss: pd.DataFrame, first: int = 1500) -> alt.VConcatCh
         )
         .add_params(pick)
     )
-    top = alt.layer(*layers, picked).properties(
+    top = alt.LayerChart(layer=[*layers, picked]).properties(
         width=460, height=260, title="Fig. 7: loss rate against N (click a point)"
     )
     bottom = _histogram_bars(bins).transform_filter(pick)
