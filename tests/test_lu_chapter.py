@@ -212,3 +212,12 @@ def test_the_gigabit_runs_join_the_scenarios_once() -> None:
     assert sorted(again["scenario"]) == [1, 2, 3, 4, 5, 6]
     empty = claims.scenario_table({"lu-scenarios": paper, "lu-gigabit": pd.DataFrame()})
     assert len(empty) == 6
+
+
+def test_the_tolerances_come_from_the_tests_they_stand_for() -> None:
+    """Hand computations: with 8 pairs a one-sided 5% sign test needs 7 one way
+    (P(X >= 7) = 9/256 = 0.035, P(X >= 6) = 37/256 = 0.145); 4 pairs can never reject
+    (P(X >= 4) = 1/16 = 0.0625); 0.9 over 100 outcomes: 1.96 x 0.3 / 10 = 0.0588."""
+    assert claims.sign_test_share(8) == 7 / 8
+    assert claims.sign_test_share(4) == float("inf")
+    assert claims.binomial_half(0.9, 100) == pytest.approx(0.0588)
