@@ -1,0 +1,108 @@
+"""A Dask cluster as the executor of :func:`tcplab.tasks.run_tasks`.
+
+``with dask_executor(scheduler="tcp://host:8786"):`` connects to a running ``dask scheduler``
+(its ``dask worker`` processes do the runs); ``with dask_executor(local_workers=2):`` starts a
+LocalCluster of that many one-thread worker processes on this machine. Inside the block every
+``run_tasks`` call sends its tasks to the cluster as futures, shows one progress bar as they
+finish, and returns the results in the order of the tasks. Dask reruns the tasks of a worker
+that dies; an interruption (Ctrl-C) cancels the futures still pending, and since a result is
+stored only once its experiment returns, data/ is left as it was. The workers must have the
+same tcplab installed (tasks are pickled by reference to their module-level function).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+
+from .checks import check_int, check_range
+from .tasks import executing_on
+
+if TYPE_CHECKING:
+    from distributed import Client
+
+__all__ = ["DaskExecutor", "connect", "dask_executor"]
+
+ADDRESS = re.compile(r"^[a-z][a-z0-9+]*://[^\s/]+:\d{1,5}$")
+
+
+class DaskExecutor:
+    """Runs a sweep's tasks on the workers of a Dask ``client``."""
+
+    def __init__(self, client: Client) -> None:
+        self.client = client
+
+    def run(
+        self, function: Callable[[Any], Any], tasks: list[Any], done: Callable[[], object]
+    ) -> list[Any]:
+        from distributed import as_completed
+
+        # pure=False: every task is its own future, even when two tasks are equal
+        futures = self.client.map(function, tasks, pure=False)
+        where = {future.key: i for i, future in enumerate(futures)}
+        results: list[Any] = [None] * len(futures)
+        try:
+            for future in as_completed(futures, loop=self.client.loop):
+                results[where[future.key]] = future.result()  # raises the task's error
+                done()
+        except BaseException:
+            self.client.cancel(futures)
+            raise
+        return results
+
+
+def connect(scheduler: str, timeout: float = 10.0) -> Client:
+    """A client of the Dask scheduler at ``scheduler`` (``tcp://HOST:PORT``); a ValueError
+    naming the ``--scheduler`` flag when the address is malformed or nothing answers within
+    ``timeout`` seconds."""
+    from distributed import Client
+
+    check_range("timeout", timeout, 0.1, 3600.0)
+    if not ADDRESS.match(scheduler):
+        raise ValueError(
+            f"--scheduler {scheduler!r} is not a scheduler address; expected tcp://HOST:PORT"
+        )
+    try:
+        return Client(scheduler, timeout=timeout, set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as error:
+        reason = " ".join(str(error).split()) or type(error).__name__
+        raise ValueError(
+            f"--scheduler {scheduler}: no Dask scheduler answered within {timeout:g} s "
+            f"({reason[:120]})"
+        ) from None
+
+
+@contextmanager
+def dask_executor(
+    scheduler: str | None = None, *, local_workers: int | None = None, timeout: float = 10.0
+) -> Iterator[DaskExecutor]:
+    """Run the block's ``run_tasks`` calls on the cluster at ``scheduler``, or on a new
+    LocalCluster of ``local_workers`` processes (closed at the end of the block)."""
+    from distributed import Client, LocalCluster
+
+    if (scheduler is None) == (local_workers is None):
+        raise ValueError("give either scheduler= or local_workers=, not both or neither")
+    if scheduler is not None:
+        client = connect(scheduler, timeout)
+        cluster = None
+    else:
+        check_int("local_workers", local_workers, 1, 1024)
+        cluster = LocalCluster(
+            n_workers=local_workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=":0",  # any free port: never clash with a running cluster
+            silence_logs=logging.ERROR,
+        )
+        client = Client(cluster, set_as_default=False)
+    try:
+        with executing_on(DaskExecutor(client)) as executor:
+            assert isinstance(executor, DaskExecutor)
+            yield executor
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
