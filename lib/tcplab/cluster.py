@@ -24,7 +24,7 @@ from .tasks import executing_on
 if TYPE_CHECKING:
     from distributed import Client
 
-__all__ = ["DaskExecutor", "connect", "dask_executor"]
+__all__ = ["DaskExecutor", "connect", "dask_executor", "open_cluster"]
 
 ADDRESS = re.compile(r"^[a-z][a-z0-9+]*://[^\s/]+:\d{1,5}$")
 
@@ -76,22 +76,23 @@ def connect(scheduler: str, timeout: float = 10.0) -> Client:
 
 
 @contextmanager
-def dask_executor(
+def open_cluster(
     scheduler: str | None = None, *, local_workers: int | None = None, timeout: float = 10.0
 ) -> Iterator[DaskExecutor]:
-    """Run the block's ``run_tasks`` calls on the cluster at ``scheduler``, or on a new
-    LocalCluster of ``local_workers`` processes (closed at the end of the block)."""
+    """An executor on the cluster at ``scheduler``, or on a new LocalCluster of
+    ``local_workers`` one-thread processes; closed (and the LocalCluster stopped) at the end
+    of the block. ``run_tasks`` uses it only inside ``executing_on`` (or :func:`dask_executor`)."""
     from distributed import Client, LocalCluster
 
     if (scheduler is None) == (local_workers is None):
         raise ValueError("give either scheduler= or local_workers=, not both or neither")
+    cluster = None
     if scheduler is not None:
         client = connect(scheduler, timeout)
-        cluster = None
     else:
-        check_int("local_workers", local_workers, 1, 1024)
+        assert local_workers is not None
         cluster = LocalCluster(
-            n_workers=local_workers,
+            n_workers=check_int("local_workers", local_workers, 1, 1024),
             threads_per_worker=1,
             processes=True,
             dashboard_address=":0",  # any free port: never clash with a running cluster
@@ -99,10 +100,20 @@ def dask_executor(
         )
         client = Client(cluster, set_as_default=False)
     try:
-        with executing_on(DaskExecutor(client)) as executor:
-            assert isinstance(executor, DaskExecutor)
-            yield executor
+        yield DaskExecutor(client)
     finally:
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+@contextmanager
+def dask_executor(
+    scheduler: str | None = None, *, local_workers: int | None = None, timeout: float = 10.0
+) -> Iterator[DaskExecutor]:
+    """Run the block's ``run_tasks`` calls on :func:`open_cluster`'s executor."""
+    with (
+        open_cluster(scheduler, local_workers=local_workers, timeout=timeout) as executor,
+        executing_on(executor),
+    ):
+        yield executor
