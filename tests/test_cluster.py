@@ -21,7 +21,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tcplab import cache
+from tcplab import cache, registry
 from tcplab.chapters.morris import experiments as morris
 from tcplab.chapters.morris.runs import Job, _one, job_seed
 from tcplab.cli import main
@@ -108,12 +108,14 @@ def test_the_tasks_of_a_worker_killed_mid_sweep_are_rerun(
     assert results == expected
 
 
-def _interrupting(task: tuple[int, int]) -> int:
-    """Task 1 sends Ctrl-C (SIGINT) to the process that submitted the sweep; all sleep."""
-    index, parent = task
+def _interrupting(task: tuple[int, int, str]) -> int:
+    """Task 1 sends Ctrl-C (SIGINT) to the process that submitted the sweep; every task marks
+    its start and sleeps."""
+    index, parent, folder = task
+    Path(folder, f"start-{index}").touch()
     if index == 1:
         os.kill(parent, signal.SIGINT)
-    time.sleep(1.0)
+    time.sleep(0.5)
     return index
 
 
@@ -124,7 +126,9 @@ def _pending(dask_scheduler: Any) -> int:
 def test_ctrl_c_cancels_the_futures_and_stores_nothing(
     cluster: DaskExecutor, tmp_path: Path
 ) -> None:
-    tasks = [(index, os.getpid()) for index in range(12)]
+    data, marks = tmp_path / "data", tmp_path / "marks"
+    data.mkdir(), marks.mkdir()
+    tasks = [(index, os.getpid(), str(marks)) for index in range(12)]
     with executing_on(cluster), pytest.raises(KeyboardInterrupt):
         cache.cached(
             "interrupted",
@@ -133,13 +137,16 @@ def test_ctrl_c_cancels_the_futures_and_stores_nothing(
             seed=0,
             scale="full",  # stored when complete: here it must not be
             modules=["tcplab.tasks"],
-            folder=tmp_path,
+            folder=data,
         )
-    assert list(tmp_path.iterdir()) == []
-    deadline = time.monotonic() + 10
-    while cluster.client.run_on_scheduler(_pending) and time.monotonic() < deadline:
+    interrupted = time.monotonic()
+    assert list(data.iterdir()) == []
+    while cluster.client.run_on_scheduler(_pending) and time.monotonic() < interrupted + 10:
         time.sleep(0.1)
     assert cluster.client.run_on_scheduler(_pending) == 0  # nothing left queued or running
+    # the whole sweep needs 3 s on two workers; 4 s on, the cancelled tasks have not started
+    time.sleep(max(0.0, interrupted + 4 - time.monotonic()))
+    assert len(list(marks.iterdir())) < len(tasks)
 
 
 def test_a_bad_scheduler_address_is_one_line_naming_the_flag(
@@ -156,3 +163,21 @@ def test_a_bad_scheduler_address_is_one_line_naming_the_flag(
     assert len(err) == 3 and all(line.startswith("tcplab: error: --scheduler ") for line in err)
     assert main(["data", "--cluster", "local", "--cluster-workers", "0"]) == 2
     assert "--cluster-workers" in capsys.readouterr().err
+
+
+def test_tcplab_data_on_a_local_cluster_reaches_the_experiments_run_tasks(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    seen: list[tuple[Any, list[float]]] = []
+
+    def experiment(name: str, **options: Any) -> pd.DataFrame:
+        seen.append((current_executor(), run_tasks(np.sqrt, [1.0, 4.0], workers=1, desc=name)))
+        return pd.DataFrame({"x": [1]})
+
+    monkeypatch.setattr(registry, "run", experiment)
+    assert main(["data", "--only", "morris-series", "--cluster", "local",
+                 "--cluster-workers", "1"]) == 0  # fmt: skip
+    [(executor, roots)] = seen
+    assert isinstance(executor, DaskExecutor) and roots == [1.0, 2.0]
+    assert current_executor() is None
+    assert "morris-series: 1 rows" in capsys.readouterr().err
