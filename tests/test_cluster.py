@@ -171,13 +171,19 @@ def test_tcplab_data_on_a_local_cluster_reaches_the_experiments_run_tasks(
     seen: list[tuple[Any, list[float]]] = []
 
     def experiment(name: str, **options: Any) -> pd.DataFrame:
-        seen.append((current_executor(), run_tasks(np.sqrt, [1.0, 4.0], workers=1, desc=name)))
+        if name == "morris-series":  # this one sends its runs through run_tasks
+            roots = run_tasks(np.sqrt, [1.0, 4.0], workers=1, desc=name)
+            seen.append((current_executor(), roots))
         return pd.DataFrame({"x": [1]})
 
     monkeypatch.setattr(registry, "run", experiment)
-    assert main(["data", "--only", "morris-series", "--cluster", "local",
+    assert main(["data", "--only", "morris-series", "morris-loss", "--cluster", "local",
                  "--cluster-workers", "1"]) == 0  # fmt: skip
     [(executor, roots)] = seen
     assert isinstance(executor, DaskExecutor) and roots == [1.0, 2.0]
     assert current_executor() is None
-    assert "morris-series: 1 rows" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "morris-series: 1 rows" in err and "morris-loss: 1 rows" in err
+    # the one that ran no task on the cluster says so
+    assert err.count("nothing sent to the cluster") == 1
+    assert "morris-loss: 1 rows in" in err.split("nothing sent")[0].splitlines()[-1]

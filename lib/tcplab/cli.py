@@ -457,11 +457,19 @@ def _data(args: argparse.Namespace) -> int:
 
 
 def _compute(names: Sequence[str], args: argparse.Namespace) -> int:
+    from .tasks import current_executor
+
+    executor = current_executor()
     for name in tqdm(names, desc="experiments", unit="exp", file=sys.stderr):
         started = time.perf_counter()
+        sent = getattr(executor, "sent", 0)
         table = registry.run(name, scale=args.scale, seed=args.seed, refresh=not args.keep)
+        where = ""
+        if executor is not None and getattr(executor, "sent", 0) == sent:
+            where = " (nothing sent to the cluster: up to date, or not yet on tcplab.tasks)"
         tqdm.write(
-            f"{name}: {len(table)} rows in {time.perf_counter() - started:.1f} s", file=sys.stderr
+            f"{name}: {len(table)} rows in {time.perf_counter() - started:.1f} s{where}",
+            file=sys.stderr,
         )
     return 0
 

@@ -34,6 +34,7 @@ class DaskExecutor:
 
     def __init__(self, client: Client) -> None:
         self.client = client
+        self.sent = 0  # tasks sent so far (``tcplab data`` tells which experiments used it)
 
     def run(
         self, function: Callable[[Any], Any], tasks: list[Any], done: Callable[[], object]
@@ -42,6 +43,7 @@ class DaskExecutor:
 
         # pure=False: every task is its own future, even when two tasks are equal
         futures = self.client.map(function, tasks, pure=False)
+        self.sent += len(futures)
         where = {future.key: i for i, future in enumerate(futures)}
         results: list[Any] = [None] * len(futures)
         try:
