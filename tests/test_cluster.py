@@ -55,15 +55,18 @@ def test_a_quick_experiment_gives_the_same_bytes_on_a_local_cluster(
     sent: list[int] = []
     run = DaskExecutor.run
 
+    ticks: list[int] = []
+
     def counted(self: DaskExecutor, f: Any, tasks: list, done: Any) -> list:
         sent.append(len(tasks))
-        return run(self, f, tasks, done)
+        return run(self, f, tasks, lambda: ticks.append(1) or done())
 
     monkeypatch.setattr(DaskExecutor, "run", counted)
     with executing_on(cluster):
         on_cluster = morris.series(params, seed=3).to_csv(index=False)
 
     assert sent == [len(params.series_flows)]  # the experiment's run_tasks call reached Dask
+    assert len(ticks) == len(params.series_flows)  # the progress bar moved once per run
     assert on_pool == shipped_loop
     assert on_cluster == shipped_loop
     assert current_executor() is None  # the block ended: back to the process pool
@@ -187,3 +190,11 @@ def test_tcplab_data_on_a_local_cluster_reaches_the_experiments_run_tasks(
     # the one that ran no task on the cluster says so
     assert err.count("nothing sent to the cluster") == 1
     assert "morris-loss: 1 rows in" in err.split("nothing sent")[0].splitlines()[-1]
+
+
+def test_no_experiments_fingerprint_follows_the_cluster_code() -> None:
+    """Where runs execute is not part of what they compute: no stored result goes stale when
+    the executors change."""
+    for name, experiment in registry.REGISTRY.items():
+        modules = experiment.modules()
+        assert "tcplab.cluster" not in modules and "tcplab.tasks" not in modules, name
