@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import logging
 import re
+import signal
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
@@ -78,6 +80,20 @@ def connect(scheduler: str, timeout: float = 10.0) -> Client:
 
 
 @contextmanager
+def _workers_ignore_ctrl_c() -> Iterator[None]:
+    """Start the block's worker processes with Ctrl-C ignored: a terminal sends SIGINT to
+    every process of the command, and only this one should handle it (it cancels the futures
+    and stops the cluster) instead of each worker printing a traceback."""
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    try:
+        yield
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, previous)
+
+
+@contextmanager
 def open_cluster(
     scheduler: str | None = None, *, local_workers: int | None = None, timeout: float = 10.0
 ) -> Iterator[DaskExecutor]:
@@ -93,13 +109,15 @@ def open_cluster(
         client = connect(scheduler, timeout)
     else:
         assert local_workers is not None
-        cluster = LocalCluster(
-            n_workers=check_int("local_workers", local_workers, 1, 1024),
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=":0",  # any free port: never clash with a running cluster
-            silence_logs=logging.ERROR,
-        )
+        n_workers = check_int("local_workers", local_workers, 1, 1024)
+        with _workers_ignore_ctrl_c():
+            cluster = LocalCluster(
+                n_workers=n_workers,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=":0",  # any free port: never clash with a running cluster
+                silence_logs=logging.ERROR,
+            )
         client = Client(cluster, set_as_default=False)
     try:
         yield DaskExecutor(client)
