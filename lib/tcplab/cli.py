@@ -453,7 +453,17 @@ def _data(args: argparse.Namespace) -> int:
     for name in names:  # refuse a bad name before any long computation starts
         check_choice("experiment", name, registry.REGISTRY)
     with _executor(args):
-        return _compute(names, args)
+        try:
+            return _compute(names, args)
+        except RuntimeError as error:
+            if args.scheduler is None and args.cluster is None:
+                raise
+            from .cluster import ClusterLost
+
+            if not isinstance(error, ClusterLost):
+                raise
+            print(f"tcplab: error: {error}", file=sys.stderr)
+            return 1
 
 
 def _compute(names: Sequence[str], args: argparse.Namespace) -> int:

@@ -17,6 +17,7 @@ import re
 import signal
 import threading
 from collections.abc import Callable, Iterator
+from concurrent.futures import CancelledError
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
@@ -26,9 +27,13 @@ from .tasks import executing_on
 if TYPE_CHECKING:
     from distributed import Client
 
-__all__ = ["DaskExecutor", "connect", "dask_executor", "open_cluster"]
+__all__ = ["ClusterLost", "DaskExecutor", "connect", "dask_executor", "open_cluster"]
 
 ADDRESS = re.compile(r"^[a-z][a-z0-9+]*://[^\s/]+:\d{1,5}$")
+
+
+class ClusterLost(RuntimeError):
+    """The scheduler went away mid-sweep: the sweep's futures are gone with it."""
 
 
 class DaskExecutor:
@@ -48,10 +53,17 @@ class DaskExecutor:
         self.sent += len(futures)
         where = {future.key: i for i, future in enumerate(futures)}
         results: list[Any] = [None] * len(futures)
+        finished = 0
         try:
             for future in as_completed(futures, loop=self.client.loop):
                 results[where[future.key]] = future.result()  # raises the task's error
+                finished += 1
                 done()
+        except CancelledError as error:  # cancelled by the client when it lost the scheduler
+            raise ClusterLost(
+                f"the Dask scheduler went away after "
+                f"{finished} of {len(futures)} runs; data/ holds only complete results"
+            ) from error
         except BaseException:
             self.client.cancel(futures)
             raise
@@ -122,6 +134,9 @@ def open_cluster(
     try:
         yield DaskExecutor(client)
     finally:
+        # closing a client whose scheduler went away logs a traceback per lost connection
+        # (ClusterLost has said it in one line): the client's log is off from here on
+        logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
         client.close()
         if cluster is not None:
             cluster.close()
