@@ -166,6 +166,8 @@ def test_a_bad_scheduler_address_is_one_line_naming_the_flag(
     assert len(err) == 3 and all(line.startswith("tcplab: error: --scheduler ") for line in err)
     assert main(["data", "--cluster", "local", "--cluster-workers", "0"]) == 2
     assert "--cluster-workers" in capsys.readouterr().err
+    assert main(["data", "--only", "morris-series", "--cluster-workers", "2"]) == 2
+    assert "needs --cluster local" in capsys.readouterr().err
 
 
 def test_tcplab_data_on_a_local_cluster_reaches_the_experiments_run_tasks(

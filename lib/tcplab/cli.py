@@ -437,6 +437,8 @@ def _run(args: argparse.Namespace) -> int:
 def _executor(args: argparse.Namespace) -> contextlib.AbstractContextManager[object]:
     """Where ``tcplab data`` runs the experiments' tasks: the local process pool, the Dask
     scheduler of ``--scheduler``, or a LocalCluster (``--cluster local``)."""
+    if args.cluster_workers is not None and args.cluster is None:
+        raise ValueError(f"--cluster-workers={args.cluster_workers} needs --cluster local")
     if args.scheduler is None and args.cluster is None:
         return contextlib.nullcontext()
     from .cluster import dask_executor  # imports Dask: only when asked for
