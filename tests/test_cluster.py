@@ -152,9 +152,14 @@ def test_ctrl_c_cancels_the_futures_and_stores_nothing(
     assert len(list(marks.iterdir())) < len(tasks)
 
 
+def _must_not_run(name: str, **options: Any) -> pd.DataFrame:
+    raise AssertionError(f"{name} computed although the command line was refused")
+
+
 def test_a_bad_scheduler_address_is_one_line_naming_the_flag(
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(registry, "run", _must_not_run)
     started = time.monotonic()
     # port 9 (discard) has no scheduler: the connection times out instead of hanging
     assert main(["data", "--only", "morris-series", "--scheduler", "tcp://127.0.0.1:9",
