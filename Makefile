@@ -74,8 +74,8 @@ lint: setup  ## ruff and the type checker (mypy, configured in pyproject.toml)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-data: setup  ## recompute every full-scale result in data/ (long; progress bars)
-	$(BIN)/tcplab data
+data: setup  ## recompute every full-scale result in data/ (long; progress bars; DATA_FLAGS="--scheduler tcp://HOST:PORT")
+	$(BIN)/tcplab data $(DATA_FLAGS)
 
 bench: setup  ## speed measurements (never part of the tests)
 	@for script in benchmarks/bench_*.py; do echo "== $$script"; $(BIN)/python $$script; done

@@ -7,6 +7,7 @@ allowed range, and a non-zero exit status; never a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -433,15 +434,54 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _executor(args: argparse.Namespace) -> contextlib.AbstractContextManager[object]:
+    """Where ``tcplab data`` runs the experiments' tasks: the local process pool, the Dask
+    scheduler of ``--scheduler``, or a LocalCluster (``--cluster local``)."""
+    if args.cluster_workers is not None and args.cluster is None:
+        raise ValueError(f"--cluster-workers={args.cluster_workers} needs --cluster local")
+    if args.scheduler is None and args.cluster is None:
+        return contextlib.nullcontext()
+    from .cluster import dask_executor  # imports Dask: only when asked for
+
+    check_range("--timeout", args.timeout, 0.1, 3600.0)
+    if args.scheduler is not None:
+        return dask_executor(args.scheduler, timeout=args.timeout)
+    workers = (os.cpu_count() or 1) if args.cluster_workers is None else args.cluster_workers
+    return dask_executor(local_workers=check_int("--cluster-workers", workers, 1, 1024))
+
+
 def _data(args: argparse.Namespace) -> int:
     names = args.only or sorted(registry.REGISTRY)
     for name in names:  # refuse a bad name before any long computation starts
         check_choice("experiment", name, registry.REGISTRY)
+    with _executor(args):
+        try:
+            return _compute(names, args)
+        except RuntimeError as error:
+            if args.scheduler is None and args.cluster is None:
+                raise
+            from .cluster import ClusterLost
+
+            if not isinstance(error, ClusterLost):
+                raise
+            print(f"tcplab: error: {error}", file=sys.stderr)
+            return 1
+
+
+def _compute(names: Sequence[str], args: argparse.Namespace) -> int:
+    from .tasks import current_executor
+
+    executor = current_executor()
     for name in tqdm(names, desc="experiments", unit="exp", file=sys.stderr):
         started = time.perf_counter()
+        sent = getattr(executor, "sent", 0)
         table = registry.run(name, scale=args.scale, seed=args.seed, refresh=not args.keep)
+        where = ""
+        if executor is not None and getattr(executor, "sent", 0) == sent:
+            where = " (nothing sent to the cluster: up to date, or not yet on tcplab.tasks)"
         tqdm.write(
-            f"{name}: {len(table)} rows in {time.perf_counter() - started:.1f} s", file=sys.stderr
+            f"{name}: {len(table)} rows in {time.perf_counter() - started:.1f} s{where}",
+            file=sys.stderr,
         )
     return 0
 
@@ -653,6 +693,22 @@ def _parser() -> _Parser:
         "--scale", choices=("full", "paper"), default="full",
         help="paper: the paper's own grid where it is larger than the book's (lu-scenarios), "
         "stored as data/<name>.paper.csv",
+    )  # fmt: skip
+    where = data.add_mutually_exclusive_group()
+    where.add_argument(
+        "--scheduler", metavar="tcp://HOST:PORT",
+        help="run the experiments' tasks on this Dask scheduler's workers (see the README)",
+    )  # fmt: skip
+    where.add_argument(
+        "--cluster", choices=("local",),
+        help="local: on a Dask LocalCluster of this machine (one process per core)",
+    )  # fmt: skip
+    data.add_argument(
+        "--cluster-workers", type=int, metavar="N", help="worker processes of --cluster local"
+    )
+    data.add_argument(
+        "--timeout", type=float, default=10.0, metavar="SECONDS",
+        help="how long to wait for --scheduler to answer (default 10)",
     )  # fmt: skip
     data.set_defaults(handler=_data)
     return parser
