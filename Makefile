@@ -53,6 +53,7 @@ book-student: setup  ## the students' edition: the same book without the exercis
 	$(BIN)/python tools/student_config.py _build/student-config.yml
 	timeout $(BOOK_TIMEOUT) $(BIN)/jupyter-book build . --config _build/student-config.yml \
 		--path-output _build/student --warningiserror --nitpick --keep-going
+	$(BIN)/python tools/check_student.py _build/student/_build/html
 	@echo "Built: $(abspath _build/student/_build/html/index.html)"
 
 pdf: browser  ## the whole book as one A4 PDF, printed offline by headless Chromium from _build/html (run make book first)

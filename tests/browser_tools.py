@@ -1,6 +1,13 @@
 """Headless Chromium with the network cut off, for the browser tiers (test_browser.py and
 test_reader.py): the built book served on 127.0.0.1, and one page opened at a time with every
-console error and every request that leaves 127.0.0.1 recorded."""
+console error and every request that leaves 127.0.0.1 recorded.
+
+Loading a page is what the browser tiers spend their time on, so each content page is loaded
+once per look (:func:`survey`: 1400 px in light mode, 400 px in dark mode) and everything the
+tests check on it is read from that one load: console errors, layout, chart names, axe-core's
+findings and, last, the layout printed on A4. The tests then judge the recorded
+:class:`PageSurvey`.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +16,7 @@ import http.server
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -114,3 +122,98 @@ class Visit:
 
     def close(self) -> None:
         self.context.close()
+
+
+LAYOUT = """() => {
+  const root = document.documentElement;
+  const article = document.querySelector('article.bd-article') || document.body;
+  const style = getComputedStyle(article);
+  const box = article.getBoundingClientRect();
+  const right = box.right - parseFloat(style.paddingRight);
+  const charts = [...document.querySelectorAll('.tcplab-chart')].map((chart, index) => {
+    const svg = chart.querySelector('svg.marks');
+    const own = chart.getBoundingClientRect();
+    const drawn = svg.getBoundingClientRect();
+    return {
+      index,
+      figure: chart.closest('figure')?.id || chart.id,
+      svg: Math.round(drawn.width),
+      column: Math.round(Math.min(own.width, right - own.left)),
+      sticksOut: Math.round(Math.max(drawn.right - Math.min(own.right, right), 0)),
+      scale: chart.dataset.fitScale ? parseFloat(chart.dataset.fitScale) : 1,
+    };
+  });
+  return {pageWidth: root.scrollWidth, viewport: root.clientWidth, charts};
+}"""
+
+NAMES = """() => [...document.querySelectorAll('.tcplab-chart')].map(chart => {
+  const svg = chart.querySelector('svg.marks');
+  const summary = chart.querySelector('details > summary');
+  return {
+    id: chart.closest('figure')?.id || chart.id,
+    role: svg && svg.getAttribute('role'),
+    name: svg && (svg.getAttribute('aria-label') || ''),
+    menu: summary ? summary.getAttribute('aria-label') || '' : null,
+  };
+})"""
+
+#: an A4 page (210 mm at 96 px per inch, 794 px) less Chromium's default print margins
+A4_PRINTABLE = 794 - 2 * 38
+
+
+def axe_violations(visit: Visit) -> list[dict]:
+    """axe-core's serious and critical violations on the page as it is now."""
+    visit.page.add_script_tag(path=str(AXE))
+    result = visit.page.evaluate(
+        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+    )
+    return [v for v in result if v["impact"] in ("serious", "critical")]
+
+
+@dataclass
+class PageSurvey:
+    """What one load of one page showed (``failed``: why the survey of it stopped early)."""
+
+    path: str
+    width: int
+    dark: bool
+    charts: int = 0
+    errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    outside: list[str] = field(default_factory=list)
+    layout: dict = field(default_factory=dict)
+    names: list[dict] = field(default_factory=list)
+    axe: list[dict] | None = None  # None: axe-core did not run
+    printed: dict | None = None
+    failed: str | None = None
+
+
+def survey(browser, site: str, paths: list[str], width: int, dark: bool) -> list[PageSurvey]:
+    """Load each page once at ``width`` and read all the browser tiers check from that load;
+    at 1400 px in light mode the page is printed last (A4, print media)."""
+    found = []
+    for path in paths:
+        record = PageSurvey(path, width, dark)
+        visit = Visit(browser, site, path, width=width, dark=dark)
+        try:
+            try:
+                record.charts = visit.wait_for_charts()
+            except Exception as error:  # a chart that never drew
+                visit.errors.append(f"chart did not draw: {error}")
+            record.errors = list(visit.errors)
+            record.warnings = list(visit.warnings)
+            record.outside = list(visit.outside)
+            record.layout = visit.page.evaluate(LAYOUT)
+            record.names = visit.page.evaluate(NAMES)
+            record.axe = axe_violations(visit)
+            if width >= 1400 and not dark and record.charts:
+                visit.page.emulate_media(media="print")
+                visit.page.set_viewport_size({"width": A4_PRINTABLE, "height": 1100})
+                visit.page.wait_for_timeout(200)
+                record.printed = visit.page.evaluate(LAYOUT)
+        except Exception as error:
+            record.failed = f"{type(error).__name__}: {error}"
+        finally:
+            visit.close()
+        found.append(record)
+    return found

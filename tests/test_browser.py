@@ -1,9 +1,10 @@
 """Headless Chromium, with the network cut off, opens every page of the built book.
 
 It fails on any console error, any Vega warning (such as "Infinite extent") or any request
-that leaves 127.0.0.1, checks that every chart drew (an SVG with marks in it), and on the first
-chapter moves the beta slider and checks that the chart changed. Layout and accessibility:
-test_reader.py.
+that leaves 127.0.0.1, at 1400 px and 400 px in light mode and 400 px in dark, checks that every
+chart drew (an SVG with marks in it), and on the first chapter moves the beta slider and checks
+that the chart changed. Layout and accessibility: test_reader.py. The pages are loaded once
+for both files (the survey fixtures of conftest.py, browser_tools.survey).
 """
 
 from __future__ import annotations
@@ -18,24 +19,39 @@ pytestmark = pytest.mark.browser
 
 
 def test_every_page_loads_offline_without_errors_and_draws_its_charts(
-    built_book: Path, site: str, browser
+    built_book: Path,
+    site: str,
+    browser,
+    wide_survey: list,
+    narrow_survey: list,
+    night_survey: list,
 ) -> None:
+    """Every content page as surveyed at 1400 px and 400 px (light) and 400 px (dark), and
+    the pages that are not content (the root's redirect) loaded here."""
     problems = {}
     charts_seen = 0
+    content = {record.path for record in wide_survey}
     for path in pages(built_book):
+        if path in content:
+            continue
         visit = Visit(browser, site, path)
         try:
-            charts_seen += visit.wait_for_charts()
-        except Exception as error:  # a chart that never drew
+            visit.wait_for_charts()
+        except Exception as error:
             visit.errors.append(f"chart did not draw: {error}")
-        warnings = [w for w in visit.warnings if w.startswith("WARN")]  # Vega's own warnings
-        if visit.errors or visit.outside or warnings:
-            problems[path] = {
-                "console": visit.errors,
-                "vega warnings": warnings,
-                "outside": visit.outside,
-            }
+        if visit.errors or visit.outside:
+            problems[path] = {"console": visit.errors, "outside": visit.outside}
         visit.close()
+    for record in [*wide_survey, *narrow_survey, *night_survey]:
+        charts_seen += record.charts
+        warnings = [w for w in record.warnings if w.startswith("WARN")]  # Vega's own warnings
+        if record.errors or record.outside or warnings or record.failed:
+            problems[f"{record.path} at {record.width} px"] = {
+                "console": record.errors,
+                "vega warnings": warnings,
+                "outside": record.outside,
+                "survey stopped": record.failed,
+            }
     assert not problems, problems
     assert charts_seen >= 1
 

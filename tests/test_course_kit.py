@@ -121,3 +121,46 @@ def test_binder_installs_the_package_itself() -> None:
     assert done.returncode == 0, done.stderr[-2000:]
     names = [item["metadata"]["name"] for item in json.loads(done.stdout)["install"]]
     assert names == ["tcplab"], names
+
+
+def test_the_students_edition_check_finds_a_shown_solution(tmp_path: Path) -> None:
+    """tools/check_student.py (run by `make book-student` on its output) passes a page with
+    exercises and no solution, and fails one that shows a solution or has no exercise."""
+
+    def check(folder: Path) -> tuple[int, str]:
+        script = ROOT / "tools" / "check_student.py"
+        done = subprocess.run(
+            [sys.executable, str(script), str(folder)], capture_output=True, text=True
+        )
+        return done.returncode, done.stderr.strip()
+
+    pages = tmp_path / "chapters"
+    pages.mkdir()
+    page = pages / "a.html"
+    page.write_text('<div class="exercise admonition">x</div>', encoding="utf-8")
+    assert check(tmp_path) == (0, "")
+    page.write_text(
+        '<div class="exercise admonition">x</div><div class="solution dropdown admonition">y</div>',
+        encoding="utf-8",
+    )
+    assert check(tmp_path) == (1, "a.html: 1 solutions shown")
+    page.write_text("<p>no exercise</p>", encoding="utf-8")
+    assert check(tmp_path)[0] == 1
+
+
+def test_the_students_edition_drops_gated_solutions_with_their_code() -> None:
+    """sphinx-exercise's hide_solutions leaves a gated solution's code cells and end marker in
+    the page (the build fails); tcplab.book drops the whole gate from the source instead."""
+    from tcplab.book import drop_gated_solutions
+
+    page = (
+        "Text.\n\n```{exercise}\n:label: ex-a\n\nDo it.\n```\n\n"
+        "```{solution-start} ex-a\n:class: dropdown\n```\n\nHow:\n\n"
+        "```{code-cell} ipython3\nprint(42)\n```\n\n```{solution-end}\n```\n\nAfter.\n"
+    )
+    out = drop_gated_solutions(page)
+    assert out == "Text.\n\n```{exercise}\n:label: ex-a\n\nDo it.\n```\n\n\nAfter.\n"
+    for chapter in CHAPTERS:
+        text = drop_gated_solutions(chapter.read_text(encoding="utf-8"))
+        assert "{solution-start}" not in text and "{solution-end}" not in text, chapter.name
+        assert "{exercise}" in text or "{exercise-start}" in text, chapter.name

@@ -11,16 +11,18 @@ held to the same rules.
   critical violation of the book's own making, at 1400 px in light mode and at 400 px in dark
   mode. Violations made by
   the theme are listed in :data:`THEIRS` with the reason; nothing else is excused.
+
+Each page is loaded once per look and every check reads that load (browser_tools.survey, the
+``wide_survey``, ``narrow_survey`` and ``night_survey`` fixtures in conftest.py).
 """
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
-from browser_tools import AXE, Visit, content_pages
+from browser_tools import AXE, PageSurvey, Visit, axe_violations
 
 pytestmark = pytest.mark.browser
 
@@ -46,116 +48,73 @@ THEIRS: tuple[tuple[str, str, str], ...] = (
     ),
 )
 
-LAYOUT = """() => {
-  const root = document.documentElement;
-  const article = document.querySelector('article.bd-article') || document.body;
-  const style = getComputedStyle(article);
-  const box = article.getBoundingClientRect();
-  const right = box.right - parseFloat(style.paddingRight);
-  const charts = [...document.querySelectorAll('.tcplab-chart')].map((chart, index) => {
-    const svg = chart.querySelector('svg.marks');
-    const own = chart.getBoundingClientRect();
-    const drawn = svg.getBoundingClientRect();
-    return {
-      index,
-      figure: chart.closest('figure')?.id || chart.id,
-      svg: Math.round(drawn.width),
-      column: Math.round(Math.min(own.width, right - own.left)),
-      sticksOut: Math.round(Math.max(drawn.right - Math.min(own.right, right), 0)),
-      scale: chart.dataset.fitScale ? parseFloat(chart.dataset.fitScale) : 1,
-    };
-  });
-  return {pageWidth: root.scrollWidth, viewport: root.clientWidth, charts};
-}"""
 
-NAMES = """() => [...document.querySelectorAll('.tcplab-chart')].map(chart => {
-  const svg = chart.querySelector('svg.marks');
-  const summary = chart.querySelector('details > summary');
-  return {
-    id: chart.closest('figure')?.id || chart.id,
-    role: svg && svg.getAttribute('role'),
-    name: svg && (svg.getAttribute('aria-label') || ''),
-    menu: summary ? summary.getAttribute('aria-label') || '' : null,
-  };
-})"""
+def _stopped(surveys: list[PageSurvey]) -> list[str]:
+    return [f"{s.width} px, {s.path}: survey stopped: {s.failed}" for s in surveys if s.failed]
 
 
 def test_every_chart_fits_its_column_and_no_page_scrolls_sideways(
-    built_book: Path, site: str, browser
+    wide_survey: list[PageSurvey], narrow_survey: list[PageSurvey]
 ) -> None:
-    problems = []
+    problems = _stopped([*wide_survey, *narrow_survey])
     charts_seen = 0
-    for width in WIDTHS:
-        for path in content_pages(built_book):
-            visit = Visit(browser, site, path, width=width)
-            visit.wait_for_charts()
-            layout = visit.page.evaluate(LAYOUT)
-            visit.close()
-            for chart in layout["charts"]:
-                charts_seen += 1
-                if chart["sticksOut"] > 1 or chart["svg"] > chart["column"] + 1:
-                    problems.append(f"{width} px, {path}, {chart['figure']}: {chart}")
-                if chart["scale"] < MIN_SCALE:
-                    problems.append(
-                        f"{width} px, {path}, {chart['figure']}: shrunk to {chart['scale']}"
-                    )
-            if width <= 400 and layout["pageWidth"] > layout["viewport"]:
+    for record in [*wide_survey, *narrow_survey]:
+        width, path, layout = record.width, record.path, record.layout
+        if not layout:
+            continue
+        if len(layout["charts"]) != record.charts:
+            problems.append(f"{width} px, {path}: laid out {len(layout['charts'])} charts")
+        for chart in layout["charts"]:
+            charts_seen += 1
+            if chart["sticksOut"] > 1 or chart["svg"] > chart["column"] + 1:
+                problems.append(f"{width} px, {path}, {chart['figure']}: {chart}")
+            if chart["scale"] < MIN_SCALE:
                 problems.append(
-                    f"{width} px, {path}: the page scrolls sideways "
-                    f"({layout['pageWidth']} px in a {layout['viewport']} px window)"
+                    f"{width} px, {path}, {chart['figure']}: shrunk to {chart['scale']}"
                 )
+        if width <= 400 and layout["pageWidth"] > layout["viewport"]:
+            problems.append(
+                f"{width} px, {path}: the page scrolls sideways "
+                f"({layout['pageWidth']} px in a {layout['viewport']} px window)"
+            )
     assert charts_seen, "no chart found"
     assert not problems, "\n".join(problems)
 
 
-#: an A4 page (210 mm at 96 px per inch, 794 px) less Chromium's default print margins
-A4_PRINTABLE = 794 - 2 * 38
-
-
-def test_every_chart_prints_whole_on_a4(built_book: Path, site: str, browser) -> None:
+def test_every_chart_prints_whole_on_a4(wide_survey: list[PageSurvey]) -> None:
     """Charts fitted to a wide screen, then printed: on the narrower A4 column each shrinks
     to fit whole (tcplab.css, @media print), none is cut at the page's edge."""
-    problems = []
-    for path in content_pages(built_book):
-        visit = Visit(browser, site, path, width=1400)
-        if not visit.wait_for_charts():
-            visit.close()
+    problems = _stopped(wide_survey)
+    printed = 0
+    for record in wide_survey:
+        layout = record.printed
+        if layout is None:
             continue
-        visit.page.emulate_media(media="print")
-        visit.page.set_viewport_size({"width": A4_PRINTABLE, "height": 1100})
-        visit.page.wait_for_timeout(200)
-        layout = visit.page.evaluate(LAYOUT)
-        visit.close()
+        printed += 1
         for chart in layout["charts"]:
             if chart["sticksOut"] > 1 or chart["svg"] > chart["column"] + 1:
-                problems.append(f"A4, {path}, {chart['figure']}: {chart}")
+                problems.append(f"A4, {record.path}, {chart['figure']}: {chart}")
         if layout["pageWidth"] > layout["viewport"]:
             wide = f"{layout['pageWidth']} px on a {layout['viewport']} px page"
-            problems.append(f"A4, {path}: {wide}")
+            problems.append(f"A4, {record.path}: {wide}")
+    assert printed, "no page with charts was printed"
     assert not problems, "\n".join(problems)
 
 
-def test_every_chart_has_an_accessible_name(built_book: Path, site: str, browser) -> None:
-    problems = []
-    for path in content_pages(built_book):
-        visit = Visit(browser, site, path)
-        visit.wait_for_charts()
-        for chart in visit.page.evaluate(NAMES):
+def test_every_chart_has_an_accessible_name(wide_survey: list[PageSurvey]) -> None:
+    problems = _stopped(wide_survey)
+    for record in wide_survey:
+        if len(record.names) != record.charts:
+            problems.append(f"{record.path}: {len(record.names)} names for {record.charts} charts")
+        for chart in record.names:
             name = " ".join((chart["name"] or "").split())
             if chart["role"] != "img" or len(name) < 20 or name == VEGA_DEFAULT_NAME:
-                problems.append(f"{path}, {chart['id']}: role {chart['role']}, name {name!r}")
+                problems.append(
+                    f"{record.path}, {chart['id']}: role {chart['role']}, name {name!r}"
+                )
             if chart["menu"] is not None and not chart["menu"].strip():
-                problems.append(f"{path}, {chart['id']}: the save menu has no label")
-        visit.close()
+                problems.append(f"{record.path}, {chart['id']}: the save menu has no label")
     assert not problems, "\n".join(problems)
-
-
-def _axe(visit: Visit) -> list[dict]:
-    visit.page.add_script_tag(path=str(AXE))
-    result = visit.page.evaluate(
-        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
-    )
-    return [v for v in result if v["impact"] in ("serious", "critical")]
 
 
 def _ours(violation: dict) -> list[str]:
@@ -170,22 +129,22 @@ def _ours(violation: dict) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize(
-    ("width", "dark"), [(1400, False), (400, True)], ids=["1400px-light", "400px-dark"]
-)
+@pytest.mark.parametrize("look", ["1400px-light", "400px-dark"])
 def test_axe_finds_no_serious_violation_of_our_making(
-    built_book: Path, site: str, browser, width: int, dark: bool
+    look: str, wide_survey: list[PageSurvey], night_survey: list[PageSurvey]
 ) -> None:
     assert AXE.exists(), f"{AXE} is missing: run `npm ci` (make setup does)"
-    found = {}
-    for path in content_pages(built_book):
-        visit = Visit(browser, site, path, width=width, dark=dark)
-        visit.wait_for_charts()
-        for violation in _axe(visit):
+    surveys = wide_survey if look == "1400px-light" else night_survey
+    found: dict[str, object] = {}
+    if _stopped(surveys):
+        found["survey stopped"] = _stopped(surveys)
+    for record in surveys:
+        if record.axe is None:
+            found[f"{record.path}: axe-core did not run"] = []
+        for violation in record.axe or []:
             nodes = _ours(violation)
             if nodes:
-                found[f"{path}: {violation['id']} ({violation['impact']})"] = nodes[:5]
-        visit.close()
+                found[f"{record.path}: {violation['id']} ({violation['impact']})"] = nodes[:5]
     assert not found, json.dumps(found, indent=1, ensure_ascii=False)
 
 
@@ -203,6 +162,6 @@ def test_axe_sees_a_violation_when_there_is_one(site: str, browser) -> None:
         document.querySelector('article').prepend(d);
     }"""
     )
-    rules = {v["id"] for v in _axe(visit)}
+    rules = {v["id"] for v in axe_violations(visit)}
     visit.close()
     assert {"color-contrast", "summary-name"} <= rules, rules

@@ -8,13 +8,21 @@ into a static folder that Sphinx copies into ``_build/html/_static``.
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
 from sphinx.application import Sphinx
 from sphinx.config import Config
 
-__all__ = ["setup", "VEGA_BUNDLE", "write_vega_bundle", "VegaLiteMimeRenderer", "student_config"]
+__all__ = [
+    "setup",
+    "VEGA_BUNDLE",
+    "write_vega_bundle",
+    "VegaLiteMimeRenderer",
+    "student_config",
+    "drop_gated_solutions",
+]
 
 VEGA_BUNDLE = "tcplab-vega.js"
 MATHJAX_FILE = "tex-svg.js"
@@ -118,8 +126,28 @@ def student_config(config: dict) -> dict:
     return out
 
 
+#: a gated solution: ```{solution-start} ...``` , anything (code cells too), ```{solution-end}```
+GATED_SOLUTION = re.compile(
+    r"^```\{solution-start\}.*?^```\{solution-end\}[^\n]*\n```[ \t]*(?:\n|$)",
+    re.MULTILINE | re.DOTALL,
+)
+
+
+def drop_gated_solutions(text: str) -> str:
+    """``text`` without its gated solutions (sphinx-exercise's solution-start ... solution-end,
+    whose code cells run and show): sphinx-exercise's ``hide_solutions`` drops the start
+    directive but leaves the cells and an end node no writer knows (the build fails)."""
+    return GATED_SOLUTION.sub("", text)
+
+
+def _hide_gated_solutions(app: Sphinx, docname: str, source: list[str]) -> None:
+    if getattr(app.config, "hide_solutions", False):
+        source[0] = drop_gated_solutions(source[0])
+
+
 def setup(app: Sphinx) -> dict[str, object]:
     app.connect("config-inited", _add_assets)
+    app.connect("source-read", _hide_gated_solutions)
     app.connect("html-page-context", _drop_duplicate_scripts, priority=900)  # after the rest
     app.connect("html-page-context", _fix_citation_roles)
     app.add_js_file(VEGA_BUNDLE)  # _static/tcplab-charts.js and tcplab.css: Jupyter Book adds them

@@ -1,0 +1,136 @@
+"""The Lu, ns-3 and microscope chapters' result tables, built from the shipped data as the
+chapters build them, read as the issue asks of every book table (checked without a build):
+headers in words (no code names such as ``rate_pps``), no empty header (no index column), no
+``e-05`` notation, no ``-0.00``, no ``nan``, true/false as yes/no, and every row as wide as
+the header."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+
+from tcplab import registry
+from tcplab.tables import Table
+
+CODE_NAME = re.compile(r"^[a-z0-9]+(?:_[a-z0-9]+)+$")  # snake_case: a column's name in the code
+E_NOTATION = re.compile(r"\d[eE][+-]?\d")
+
+
+class _Cells(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[list[tuple[str, str]]] = []
+        self._cell: list[str] | None = None
+        self._tag = ""
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        if tag == "tr":
+            self.rows.append([])
+        elif tag in ("th", "td"):
+            self._cell, self._tag = [], tag
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("th", "td") and self._cell is not None:
+            self.rows[-1].append((self._tag, "".join(self._cell).strip()))
+            self._cell = None
+
+    def handle_data(self, data: str) -> None:
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def problems(table: Table) -> list[str]:
+    """What in ``table`` breaks the book's table style."""
+    parser = _Cells()
+    parser.feed(table.html)
+    header, *body = parser.rows
+    found = []
+    for _, text in header:
+        if not text or CODE_NAME.match(text):
+            found.append(f"header {text!r}")
+    for row in body:
+        if len(row) != len(header):
+            found.append(f"row {row} has {len(row)} cells for {len(header)} headers")
+        for _, text in row:
+            lowered = text.lower()
+            if E_NOTATION.search(text) or lowered in ("nan", "true", "false", "none"):
+                found.append(f"cell {text!r}")
+            if re.fullmatch(r"[-−]0(?:\.0+)?%?", text):
+                found.append(f"cell {text!r}")
+    return found
+
+
+def _lu() -> dict[str, Table]:
+    from tcplab.chapters.lu import analysis, experiments
+    from tcplab.chapters.lu import tables as lu
+
+    table = registry.run("lu-scenarios", scale="full", seed=0)
+    sensitivity = registry.run("lu-sensitivity", scale="full", seed=0)
+    paths = registry.run("lu-paths", scale="full", seed=0)
+    s1 = table[(table["scenario"] == 1) & (table["cross"] > 10)]
+    sens = analysis.predictions(sensitivity, pairs=[(1, 10)], keys=["scenario", "variant"])
+    compared = analysis.models(table)
+    compared["model"] = compared["model"] + " " + compared["probes"]
+    path_table = analysis.path_summary(analysis.path_predictions(paths), paths)
+    return {
+        "scenarios": lu.scenarios_table(),
+        "grids": lu.grids_table(experiments.LuParams().grids),
+        "queue throughput": lu.queue_throughput_table(s1),
+        "queue loss": lu.queue_loss_table(s1),
+        "sensitivity errors": lu.error_table(
+            analysis.probe_pairs(sens, by=["scenario", "variant"]),
+            {"scenario": "scenario", "variant": "choice"},
+        ),
+        "models": lu.error_table(
+            analysis.probe_pairs(compared, by=["model"]), {"model": "model, probes"}
+        ),
+        "c1": lu.c1_table(analysis.model_check(table)),
+        "pairs": lu.error_table(
+            analysis.probe_pairs(analysis.predictions(table)), {"probes": "probes"}
+        ),
+        "within": lu.within_table(analysis.impacts(table)),
+        "advisor": lu.advisor_table(analysis.advisor(table)),
+        "paths": lu.paths_table(path_table),
+    }
+
+
+def _ns3() -> dict[str, Table]:
+    from tcplab.chapters.ns3 import claims, experiments
+    from tcplab.chapters.ns3 import tables as ns3
+
+    ours = registry.run("ns3-tcplab", scale="full", seed=0)
+    theirs, _ = experiments.ns3_table()
+    table = claims.keyed_frame({"ns3-tcplab": ours, "ns3-dumbbell": theirs})
+    return {
+        "matched": ns3.matched_table(),
+        "side by side": ns3.side_by_side_table(table),
+        "heavy": ns3.heavy_table(table),
+    }
+
+
+def _microscope() -> dict[str, Table]:
+    from tcplab.chapters.microscope import claims
+    from tcplab.chapters.microscope import tables as microscope
+
+    cases = registry.run("microscope-cases", scale="full", seed=0)
+    frame = claims.departures_frame(claims.params_of(cases))
+    return {"departures": microscope.departures_table(frame)}
+
+
+@pytest.mark.parametrize("chapter", [_lu, _ns3, _microscope], ids=["lu", "ns3", "microscope"])
+def test_the_chapters_tables_read_as_book_tables(chapter) -> None:
+    found = {name: problems(table) for name, table in chapter().items()}
+    assert {name: found for name, found in found.items() if found} == {}
+
+
+def test_the_style_check_can_fail() -> None:
+    import pandas as pd
+
+    from tcplab.tables import show
+
+    raw = Table(pd.DataFrame({"rate_pps": [2.2e-05, -0.0]}).to_html())
+    assert problems(raw)  # code name, index column, e-notation
+    assert problems(show(pd.DataFrame({"rate_pps": [1.0]}))) == ["header 'rate_pps'"]
+    assert problems(show(pd.DataFrame({"rate": [2.2e-05, -1e-9]}), {"rate": "rate"}, 2)) == []
