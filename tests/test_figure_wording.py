@@ -8,7 +8,7 @@ before it: "the paper's Fig. 15", "its Figs. 3-8", "his Figure 2", "the thesis's
 "Lu's Fig. 12" (a possessive, optionally followed by "own"). A list needs the owner once
 ("its Figs. 7 and 13"). A bare "Fig. 15" fails: in the book it could mean the book's Figure 15.
 
-Two chapters are owned by others and do not follow the rule yet: they are listed in
+Chapters owned by others that do not follow the rule yet are listed in
 :data:`NOT_YET` as strict expected failures, so the day they are fixed the test says to remove
 them from the list (it fails as an unexpected pass); a failure's message names the lines.
 """
@@ -24,7 +24,6 @@ ROOT = Path(__file__).resolve().parents[1]
 CHAPTERS = sorted((ROOT / "chapters").glob("*.md"))
 #: chapters that still type bare "Fig. n" (their owners apply the rule; then delete the entry)
 NOT_YET = {
-    "many-flows": "Morris's figures typed bare (Fig. 3, Figs. 9 and 10): say 'his Fig. 3'",
     "weighted-aimd": "the thesis's figures typed bare (Fig. 5.10 reads as the book's Figure 5.10)",
 }
 
