@@ -72,18 +72,21 @@ def test_bmc_packet_runs_and_moves_weights() -> None:
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["bmc", "--scenario", "shared", "--weights", "0.5,0.6"], ["weights=", "sum to 1"]),
-        (["bmc", "--scenario", "shared", "--weights", "0.5"], ["weights=", "one value"]),
-        (["bmc", "--scenario", "shared", "--weights", "a,b"], ["weights=", "a,b"]),
-        (["bmc", "--scenario", "shared", "--k", "2"], ["k=2", "(0, 1]"]),
-        (["bmc", "--scenario", "shared", "--k", "0"], ["k=0", "(0, 1]"]),
-        (["bmc", "--scenario", "shared", "--j-s", "0"], ["j_s=0", "(0, inf)"]),
-        (["bmc", "--scenario", "shared", "--j-s", "-5"], ["j_s=-5", "(0, inf)"]),
+        (["bmc", "--scenario", "shared", "--weights", "0.5,0.6"], ["--weights=", "sum to 1"]),
+        (["bmc", "--scenario", "shared", "--weights", "0.5"], ["--weights=", "one value"]),
+        (["bmc", "--scenario", "shared", "--weights", "a,b"], ["--weights=", "a,b"]),
+        (["bmc", "--scenario", "shared", "--k", "2"], ["--k=2", "(0, 1]"]),
+        (["bmc", "--scenario", "shared", "--k", "0"], ["--k=0", "(0, 1]"]),
+        (["bmc", "--scenario", "shared", "--j-s", "0"], ["--j-s=0", "(0, inf)"]),
+        (["bmc", "--scenario", "shared", "--j-s", "-5"], ["--j-s=-5", "(0, inf)"]),
         (["bmc", "--scenario", "ring"], ["--scenario", "ring", "pooling"]),
-        (["bmc", "--scenario", "shared", "--controller", "lia"], ["lia", "--model packet"]),
-        (["bmc", "--scenario", "shared", "--duration", "5"], ["duration=5", "[10, inf)"]),
-        (["weighted", "--weight", "1.5", "--flows", "2"], ["weight=1.5", "(0, 1]"]),
-        (["weighted", "--weight", "0.5", "--flows", "0"], ["flows=0", "[1, inf)"]),
+        (["bmc", "--scenario", "shared", "--controller", "lia"], ["--controller lia", "packet"]),
+        (["bmc", "--scenario", "shared", "--duration", "5"], ["--duration=5", "[10, inf)"]),
+        (["weighted", "--weight", "1.5", "--flows", "2"], ["--weight=1.5", "(0, 1]"]),
+        (["weighted", "--weight", "0.5", "--flows", "0"], ["--flows=0", "[1, inf)"]),
+        (["bmc", "--scenario", "shared", "--weights", "0,1"], ["--weights[0]=0", "(0, 1)"]),
+        (["bmc", "--scenario", "pooling", "--model", "packet", "--k", "1.5"], ["--k=1.5"]),
+        (["weighted", "--weight", "0.5", "--flows", "1", "--duration", "0"], ["--duration=0"]),
         (["weighted", "--flows", "2"], ["--weight"]),
     ],
 )
@@ -105,4 +108,4 @@ def test_the_installed_command_prints_one_line() -> None:
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert done.returncode == 2 and "Traceback" not in done.stderr
-    assert done.stderr.strip().count("\n") == 0 and "k=3" in done.stderr
+    assert done.stderr.strip().count("\n") == 0 and "--k=3" in done.stderr

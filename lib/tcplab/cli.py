@@ -240,11 +240,10 @@ def _print(summary: dict[str, Any], as_json: bool) -> None:
 def _weighted(args: argparse.Namespace) -> int:
     from .packet import weighted  # simpy is only needed here
 
-    flows = check_int("flows", args.flows, 1)
-    weight = check_range("weight", args.weight, 0.0, 1.0, low_open=True)
-    setup = weighted.weighted_setup(
-        [weight] * flows, duration=args.duration, warmup=0.0, seed=args.seed
-    )
+    flows = check_int("--flows", args.flows, 1)
+    weight = check_range("--weight", args.weight, 0.0, 1.0, low_open=True)
+    duration = check_range("--duration", args.duration, 0.0, low_open=True)
+    setup = weighted.weighted_setup([weight] * flows, duration=duration, warmup=0.0, seed=args.seed)
     run = weighted.run_weighted(setup, flows)
     summary = {"weight": weight, "flows": flows, **run.summary(), "wall_s": run.wall_s}
     _print(summary, args.json)
@@ -253,18 +252,23 @@ def _weighted(args: argparse.Namespace) -> int:
 
 def _bmc(args: argparse.Namespace) -> int:
     from . import multipath
+    from .theory.bmc import K_RANGE
 
     scene = multipath.scenario(args.scenario)
-    weights = _numbers("weights", args.weights)
+    weights = _numbers("--weights", args.weights)
     if weights is not None:
-        weights = multipath.check_weights(np.atleast_1d(weights), scene.subflows).tolist()
-    j_s = check_range("j_s", args.j_s, 0.0, low_open=True)
-    duration = check_range("duration", args.duration, j_s)
+        try:
+            weights = multipath.check_weights(np.atleast_1d(weights), scene.subflows).tolist()
+        except ValueError as error:  # "weights=..." or "weights[i]=...": name the flag
+            raise UsageError(f"--{error}") from None
+    j_s = check_range("--j-s", args.j_s, 0.0, low_open=True)
+    k = check_range("--k", args.k, *K_RANGE, low_open=True)
+    duration = check_range("--duration", args.duration, j_s)
     if args.model == "fluid":
         if args.controller == "lia":
-            raise ValueError("controller='lia' runs only in the packet model (--model packet)")
+            raise UsageError("--controller lia runs only in the packet model (--model packet)")
         run = multipath.manage(
-            scene, weights, j_s=j_s, k=args.k, duration=duration, controller=args.controller
+            scene, weights, j_s=j_s, k=k, duration=duration, controller=args.controller
         )
         _print(run.summary(), args.json)
         return 0
@@ -272,7 +276,7 @@ def _bmc(args: argparse.Namespace) -> int:
     from .packet.setup import RunLength
 
     setup = MultipathSetup(
-        scene, args.controller, tuple(weights) if weights else None, j_s, args.k,
+        scene, args.controller, tuple(weights) if weights else None, j_s, k,
         length=RunLength(duration, duration / 2.0), seed=args.seed,
     )  # fmt: skip
     _print(run_multipath(setup).summary(), args.json)
