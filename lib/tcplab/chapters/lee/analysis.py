@@ -44,13 +44,18 @@ def aggregates(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def meeting(
-    table: pd.DataFrame, path: str, capacity_bytes_per_s: float, probes: tuple[int, int] = (10, 20)
+    table: pd.DataFrame,
+    path: str,
+    capacity_bytes_per_s: float,
+    probes: tuple[int, int] | None = None,
 ) -> pd.DataFrame:
     """Per number of flows: the median measured aggregate / capacity, Theorem 1's
-    ``1 - 1/(1 + 3N)`` and the partial2 fit of Lu et al. to the medians at ``probes``."""
+    ``1 - 1/(1 + 3N)`` and the partial2 fit of Lu et al. to the medians at ``probes``
+    (default: the two smallest numbers of flows, 10 and 20 in the full data)."""
     agg = aggregates(table)
     med = agg[agg["path"] == path].groupby("flows")["aggregate_bytes_per_s"].median()
-    fit = fit_probes({n: float(med[n]) for n in probes})
+    levels = probes or (int(med.index[0]), int(med.index[1]))
+    fit = fit_probes({n: float(med[n]) for n in levels})
     flows = np.asarray(med.index, dtype=float)
     return pd.DataFrame(
         {
