@@ -123,6 +123,10 @@ CLI_CASES: dict[str, list[str]] = {
         "predict", "--probe", "1:2e6", "--probe", "8:11e6", "--probe", "15:13e6", "--model",
         "full2", "--flows", "2,20,31", "--json",
     ],
+    "transfers-shaped": [
+        "transfers", "--flows", "5", "--bytes", "200000", "--rtt-ms", "38", "--path",
+        "shaped", "--repetitions", "2", "--seed", "3", "--json",
+    ],
     "lu-scenario1-red": [
         "lu", "--scenario", "1", "--flows", "4", "--cross", "5", "--queue", "red", "--seed",
         "3", "--json",

@@ -1,0 +1,86 @@
+"""From the transfers table to Lee et al.'s quantities, with the paper's definitions.
+
+Per-flow throughput is a transfer's bytes over its completion time (from the common start to
+its last byte acknowledged); the aggregate of a repetition is its total bytes over the time to
+its last completion. A repetition with a failed transfer (not complete by the time limit) is
+left out, as the paper leaves out its failed experiments. :func:`meeting` sets a path's median
+aggregate, as a share of the bottleneck, beside Altman et al.'s Theorem 1 and Lu et al.'s
+two-probe prediction.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from tcplab.theory import altman
+from tcplab.theory.lu import fit_probes
+
+__all__ = ["aggregates", "per_flow", "meeting", "clusters"]
+
+
+def _complete(table: pd.DataFrame) -> pd.DataFrame:
+    keys = ["path", "flows", "repetition"]
+    failed = table.groupby(keys).completion_s.transform(lambda s: s.isna().any())
+    return table[~failed]
+
+
+def per_flow(table: pd.DataFrame) -> pd.DataFrame:
+    """One row per transfer of a complete repetition, with ``bytes_per_s``."""
+    done = _complete(table)
+    return done.assign(bytes_per_s=done["bytes"] / done["completion_s"])
+
+
+def aggregates(table: pd.DataFrame) -> pd.DataFrame:
+    """One row per complete repetition: ``aggregate_bytes_per_s`` (total bytes / last
+    completion) and ``mean_per_flow_bytes_per_s`` (the aggregate over the number of flows,
+    the quantity of the paper's Fig. 3)."""
+    done = _complete(table)
+    g = done.groupby(["path", "flows", "repetition"], sort=True)
+    out = (g["bytes"].sum() / g["completion_s"].max()).rename("aggregate_bytes_per_s")
+    out = out.reset_index()
+    out["mean_per_flow_bytes_per_s"] = out["aggregate_bytes_per_s"] / out["flows"]
+    return out
+
+
+def meeting(
+    table: pd.DataFrame,
+    path: str,
+    capacity_bytes_per_s: float,
+    probes: tuple[int, int] | None = None,
+) -> pd.DataFrame:
+    """Per number of flows: the median measured aggregate / capacity, Theorem 1's
+    ``1 - 1/(1 + 3N)`` and the partial2 fit of Lu et al. to the medians at ``probes``
+    (default: the two smallest numbers of flows, 10 and 20 in the full data)."""
+    agg = aggregates(table)
+    med = agg[agg["path"] == path].groupby("flows")["aggregate_bytes_per_s"].median()
+    levels = probes or (int(med.index[0]), int(med.index[1]))
+    fit = fit_probes({n: float(med[n]) for n in levels})
+    flows = np.asarray(med.index, dtype=float)
+    return pd.DataFrame(
+        {
+            "flows": med.index,
+            "measured": med.to_numpy() / capacity_bytes_per_s,
+            "altman": np.asarray(altman.parallel_throughput(flows)),
+            "lu": np.asarray(fit.throughput(flows)) / capacity_bytes_per_s,
+        }
+    )
+
+
+def clusters(table: pd.DataFrame, flows: int) -> pd.DataFrame:
+    """Per path at ``flows``: the median per-flow throughput of transfers that had a
+    time-out and of those that had none, and the share with one (the slow cluster)."""
+    pf = per_flow(table)
+    pf = pf[pf["flows"] == flows]
+    rows = []
+    for path, part in pf.groupby("path", sort=False):
+        hit = part["timeouts"] > 0
+        rows.append(
+            {
+                "path": path,
+                "share_with_timeout": float(hit.mean()),
+                "median_with_timeout": float(part.loc[hit, "bytes_per_s"].median()),
+                "median_without": float(part.loc[~hit, "bytes_per_s"].median()),
+            }
+        )
+    return pd.DataFrame(rows)

@@ -1,0 +1,97 @@
+"""Charts in the form of Lee et al.'s Figs. 2-4 (box plots against the number of flows, and
+per-flow throughput per repetition), and the meeting of the three parallel-TCP papers."""
+
+from __future__ import annotations
+
+import altair as alt
+import pandas as pd
+
+from tcplab.charts import describe
+
+from .analysis import aggregates, meeting, per_flow
+
+__all__ = ["aggregate_boxes", "per_flow_boxes", "repetitions_chart", "meeting_chart"]
+
+
+def aggregate_boxes(table: pd.DataFrame) -> alt.FacetChart:
+    """Fig. 2's form: box plots of the aggregate (KB/s) per number of flows, one panel per
+    path model."""
+    agg = aggregates(table).assign(kbps=lambda d: d["aggregate_bytes_per_s"] / 1e3)
+    chart = (
+        alt.Chart(agg, width=200, height=220)
+        .mark_boxplot(extent="min-max")
+        .encode(
+            x=alt.X("flows:O", title="parallel flows"),
+            y=alt.Y("kbps:Q", title="aggregate throughput (KB/s)"),
+        )
+        .facet(column=alt.Column("path:N", title="path model"))
+    )
+    med = agg.groupby(["path", "flows"])["kbps"].median().round(0)
+    text = "; ".join(f"{p} {n} flows median {v:.0f} KB/s" for (p, n), v in med.items())
+    return describe(chart, f"Box plots of the aggregate throughput per number of flows: {text}.")
+
+
+def per_flow_boxes(table: pd.DataFrame) -> alt.FacetChart:
+    """Fig. 3's form: box plots of the mean throughput per flow (aggregate / flows)."""
+    agg = aggregates(table).assign(kbps=lambda d: d["mean_per_flow_bytes_per_s"] / 1e3)
+    chart = (
+        alt.Chart(agg, width=200, height=220)
+        .mark_boxplot(extent="min-max")
+        .encode(
+            x=alt.X("flows:O", title="parallel flows"),
+            y=alt.Y("kbps:Q", title="mean throughput per flow (KB/s)"),
+        )
+        .facet(column=alt.Column("path:N", title="path model"))
+    )
+    med = agg.groupby(["path", "flows"])["kbps"].median().round(0)
+    text = "; ".join(f"{p} {n} flows median {v:.0f} KB/s" for (p, n), v in med.items())
+    return describe(chart, f"Box plots of the mean throughput per flow: {text}.")
+
+
+def repetitions_chart(table: pd.DataFrame, flows: int) -> alt.FacetChart:
+    """Fig. 4's form: every flow's throughput (KB/s) against the repetition index, at
+    ``flows`` flows; flows that had a time-out in another colour."""
+    pf = per_flow(table)
+    pf = pf[pf["flows"] == flows].assign(
+        kbps=lambda d: d["bytes_per_s"] / 1e3,
+        timeout=lambda d: (d["timeouts"] > 0).map({True: "had a time-out", False: "none"}),
+    )
+    chart = (
+        alt.Chart(pf, width=200, height=220)
+        .mark_circle(size=12, opacity=0.6)
+        .encode(
+            x=alt.X("repetition:Q", title="repetition"),
+            y=alt.Y("kbps:Q", title="throughput per flow (KB/s)"),
+            color=alt.Color("timeout:N", title="time-outs"),
+        )
+        .facet(column=alt.Column("path:N", title="path model"))
+    )
+    share = pf.groupby("path")["timeouts"].apply(lambda s: (s > 0).mean())
+    text = "; ".join(f"{p}: {v:.0%} of flows had a time-out" for p, v in share.items())
+    return describe(chart, f"Throughput of every flow at {flows} flows per repetition; {text}.")
+
+
+def meeting_chart(table: pd.DataFrame, path: str, capacity_bytes_per_s: float) -> alt.Chart:
+    """The measured median aggregate / capacity beside Altman's Theorem 1 and Lu's
+    two-probe prediction (probes at the two smallest numbers of flows)."""
+    data = meeting(table, path, capacity_bytes_per_s).melt(
+        "flows", var_name="curve", value_name="share"
+    )
+    names = {"measured": "measured (median)", "altman": "Altman Theorem 1",
+             "lu": "Lu two-probe"}  # fmt: skip
+    data["curve"] = data["curve"].map(names)
+    chart = (
+        alt.Chart(data)
+        .mark_line(point=True)
+        .encode(
+            x=alt.X("flows:Q", title="parallel flows"),
+            y=alt.Y("share:Q", title="aggregate / bottleneck capacity"),
+            color=alt.Color("curve:N", title=None),
+        )
+    )
+    wide = data.pivot(index="flows", columns="curve", values="share")
+    text = "; ".join(
+        f"{n} flows: " + ", ".join(f"{c} {v:.2f}" for c, v in row.items())
+        for n, row in wide.iterrows()
+    )
+    return describe(chart, f"The {path} path's aggregate as a share of the bottleneck: {text}.")

@@ -1,0 +1,102 @@
+"""Lee et al.'s measurement method (their Fig. 1) on three emulated paths.
+
+For each path model and each number of flows (10, 20, 30, 40, 50), ``repetitions`` runs of
+that many 2 MB transfers started together, each run with fresh random cross traffic (its own
+seed). The table is raw measurement, one row per transfer: its completion time, the bytes it
+delivered, its time-outs and fast retransmits, and the run's cross traffic. Aggregate and
+per-flow throughput are computed from it by :mod:`tcplab.chapters.lee.analysis`.
+
+The paper ran 100 repetitions per number of flows; the book's data has ``REPETITIONS`` (what
+fits the time budget on two shared cores, see ``benchmarks/bench_transfers.py``), and
+``tcplab data --scale paper --only lee-transfers`` runs the paper's 100.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from tcplab.tasks import run_tasks
+
+from .transfer import Repetition, path_model, run_repetition
+
+__all__ = ["TransfersParams", "transfers", "repetition_seed", "REPETITIONS", "FLOWS"]
+
+FLOWS = (10, 20, 30, 40, 50)  # the paper's numbers of parallel flows
+REPETITIONS = 40  # the book's repetitions per number of flows (the paper: 100)
+NBYTES = 2_000_000  # bytes per transfer ("2 MB")
+#: each path model and the RTT it runs at (the paper's Table 1: 49 ms for (alpha, beta),
+#: 38 ms for (delta, zeta))
+PATH_RTTS = (("shared", 49.0), ("window", 38.0), ("shaped", 38.0))
+
+
+@dataclass(frozen=True)
+class TransfersParams:
+    """The runs: ``repetitions`` per path and number of flows."""
+
+    paths: tuple[tuple[str, float], ...] = PATH_RTTS
+    flows: tuple[int, ...] = FLOWS
+    repetitions: int = REPETITIONS
+    nbytes: int = NBYTES
+    workers: int = 2
+
+    @classmethod
+    def quick(cls) -> TransfersParams:
+        return cls(flows=(10, 30, 50), repetitions=3, workers=1)
+
+    @classmethod
+    def paper(cls) -> TransfersParams:
+        """The paper's 100 repetitions."""
+        return cls(repetitions=100)
+
+
+def repetition_seed(seed: int, path: str, flows: int, repetition: int) -> int:
+    """The seed of one run: independent across paths, flow counts and repetitions."""
+    key = (seed, sum(ord(c) * 31**i for i, c in enumerate(path)) % 2**31, flows, repetition)
+    return int(np.random.SeedSequence(key).generate_state(1)[0])
+
+
+def _one(rep: Repetition) -> dict[str, Any]:
+    return run_repetition(rep)
+
+
+def transfers(params: TransfersParams, seed: int = 0) -> pd.DataFrame:
+    """Rows (path, rtt_ms, flows, repetition, transfer, completion_s, bytes, timeouts,
+    fast_retransmits, start_s, cross, drops), one per transfer."""
+    labels, reps = [], []
+    for name, rtt in params.paths:
+        path = path_model(name)
+        for n in params.flows:
+            for r in range(params.repetitions):
+                labels.append((name, rtt, n, r))
+                reps.append(
+                    Repetition(path, n, params.nbytes, rtt, repetition_seed(seed, name, n, r))
+                )
+    order = sorted(range(len(reps)), key=lambda i: -reps[i].flows)  # heaviest first
+    results = run_tasks(_one, [reps[i] for i in order], workers=params.workers, desc="lee")
+    by_index = dict(zip(order, results, strict=True))
+    frames = []
+    for i, (name, rtt, n, r) in enumerate(labels):
+        out = by_index[i]
+        frames.append(
+            pd.DataFrame(
+                {
+                    "path": name,
+                    "rtt_ms": rtt,
+                    "flows": n,
+                    "repetition": r,
+                    "transfer": np.arange(n),
+                    "completion_s": out["completion_s"],
+                    "bytes": out["bytes"],
+                    "timeouts": out["timeouts"],
+                    "fast_retransmits": out["fast_retransmits"],
+                    "start_s": out["start_s"],
+                    "cross": out["cross"],
+                    "drops": out["drops"],
+                }
+            )  # fmt: skip
+        )
+    return pd.concat(frames, ignore_index=True)

@@ -1,0 +1,39 @@
+"""The paper's definitions of aggregate and per-flow throughput, on a table made by hand."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import pytest
+
+from tcplab.chapters.lee.analysis import aggregates, clusters, meeting, per_flow
+
+
+def _table() -> pd.DataFrame:
+    rows = []
+    # repetition 0: two flows, 1 MB each, done at 1 s and 4 s; repetition 1 has a failed flow
+    for rep, times in ((0, (1.0, 4.0)), (1, (2.0, math.nan))):
+        for i, t in enumerate(times):
+            rows.append({"path": "p", "flows": 2, "repetition": rep, "transfer": i,
+                         "completion_s": t, "bytes": 1_000_000, "timeouts": i})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def test_definitions_by_hand() -> None:
+    agg = aggregates(_table())
+    assert list(agg["repetition"]) == [0]  # the failed repetition is left out
+    assert agg["aggregate_bytes_per_s"].iloc[0] == pytest.approx(2e6 / 4.0)
+    assert agg["mean_per_flow_bytes_per_s"].iloc[0] == pytest.approx(2e6 / 4.0 / 2)
+    assert list(per_flow(_table())["bytes_per_s"]) == pytest.approx([1e6, 2.5e5])
+    c = clusters(_table(), 2).iloc[0]
+    assert (c["share_with_timeout"], c["median_with_timeout"]) == (0.5, 2.5e5)
+
+
+def test_meeting_uses_theorem1_and_the_probes() -> None:
+    rows = [{"path": "p", "flows": n, "repetition": 0, "transfer": 0, "completion_s": 1.0,
+             "bytes": b, "timeouts": 0} for n, b in ((10, 6e6), (20, 8e6), (30, 9e6))]  # fmt: skip
+    out = meeting(pd.DataFrame(rows), "p", 10e6).set_index("flows")
+    assert out.loc[10, "altman"] == pytest.approx(1 - 1 / 31)  # 1 - 1/(1 + 3N)
+    assert out.loc[10, "lu"] == pytest.approx(0.6) and out.loc[20, "lu"] == pytest.approx(0.8)
+    assert out.loc[30, "measured"] == pytest.approx(0.9)
