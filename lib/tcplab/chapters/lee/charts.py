@@ -13,39 +13,35 @@ from .analysis import aggregates, meeting, per_flow
 __all__ = ["aggregate_boxes", "per_flow_boxes", "repetitions_chart", "meeting_chart"]
 
 
-def aggregate_boxes(table: pd.DataFrame) -> alt.FacetChart:
-    """Fig. 2's form: box plots of the aggregate (KB/s) per number of flows, one panel per
-    path model."""
-    agg = aggregates(table).assign(kbps=lambda d: d["aggregate_bytes_per_s"] / 1e3)
+def _boxes(table: pd.DataFrame, column: str, axis: str, what: str) -> alt.FacetChart:
+    """Box plots of ``column`` (bytes/s, drawn in KB/s) per number of flows, one panel per
+    path model, described by each box's median."""
+    data = aggregates(table).assign(kbps=lambda d: d[column] / 1e3)
     chart = (
-        alt.Chart(agg, width=200, height=220)
+        alt.Chart(data, width=200, height=220)
         .mark_boxplot(extent="min-max")
         .encode(
             x=alt.X("flows:O", title="parallel flows"),
-            y=alt.Y("kbps:Q", title="aggregate throughput (KB/s)"),
+            y=alt.Y("kbps:Q", title=axis),
         )
         .facet(column=alt.Column("path:N", title="path model"))
     )
-    med = agg.groupby(["path", "flows"])["kbps"].median().round(0)
+    med = data.groupby(["path", "flows"])["kbps"].median().round(0)
     text = "; ".join(f"{p} {n} flows median {v:.0f} KB/s" for (p, n), v in med.items())
-    return describe(chart, f"Box plots of the aggregate throughput per number of flows: {text}.")
+    return describe(chart, f"Box plots of {what} per number of flows: {text}.")
+
+
+def aggregate_boxes(table: pd.DataFrame) -> alt.FacetChart:
+    """Fig. 2's form: box plots of the aggregate (KB/s) per number of flows, one panel per
+    path model."""
+    return _boxes(table, "aggregate_bytes_per_s", "aggregate throughput (KB/s)",
+                  "the aggregate throughput")  # fmt: skip
 
 
 def per_flow_boxes(table: pd.DataFrame) -> alt.FacetChart:
     """Fig. 3's form: box plots of the mean throughput per flow (aggregate / flows)."""
-    agg = aggregates(table).assign(kbps=lambda d: d["mean_per_flow_bytes_per_s"] / 1e3)
-    chart = (
-        alt.Chart(agg, width=200, height=220)
-        .mark_boxplot(extent="min-max")
-        .encode(
-            x=alt.X("flows:O", title="parallel flows"),
-            y=alt.Y("kbps:Q", title="mean throughput per flow (KB/s)"),
-        )
-        .facet(column=alt.Column("path:N", title="path model"))
-    )
-    med = agg.groupby(["path", "flows"])["kbps"].median().round(0)
-    text = "; ".join(f"{p} {n} flows median {v:.0f} KB/s" for (p, n), v in med.items())
-    return describe(chart, f"Box plots of the mean throughput per flow: {text}.")
+    return _boxes(table, "mean_per_flow_bytes_per_s", "mean throughput per flow (KB/s)",
+                  "the mean throughput per flow")  # fmt: skip
 
 
 def repetitions_chart(table: pd.DataFrame, flows: int) -> alt.FacetChart:
