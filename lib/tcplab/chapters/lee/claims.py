@@ -14,7 +14,7 @@ import pandas as pd
 
 from tcplab.claims import Claim, yes_no
 
-from .analysis import aggregates, clusters, per_flow
+from .analysis import aggregates, clusters, meeting, per_flow
 from .experiments import PATH_RTTS
 from .transfer import PACKET_BYTES, PATHS
 
@@ -92,4 +92,16 @@ def chapter_numbers(tables: Mapping[str, pd.DataFrame], scale: str) -> dict[str,
         numbers[f"agg_{path}_{flows}_kBps"] = float(value) / 1e3
     for (path, flows), value in pf.items():
         numbers[f"pf_{path}_{flows}_kBps"] = float(value) / 1e3
+    table = tables["lee-transfers"]
+    top = int(table["flows"].max())
+    numbers["top_flows"] = float(top)
+    numbers["repetitions"] = float(table["repetition"].nunique())
+    c = clusters(table, top).set_index("path").loc["shaped"]
+    numbers["shaped_timeout_share"] = float(c["share_with_timeout"])
+    numbers["shaped_slow_kBps"] = float(c["median_with_timeout"]) / 1e3
+    numbers["shaped_fast_kBps"] = float(c["median_without"]) / 1e3
+    for path in ("shared", "window"):
+        meet = meeting(table, path, PATHS[path].capacity_bytes_per_s).set_index("flows")
+        for column in ("measured", "altman", "lu"):
+            numbers[f"meet_{path}_{column}"] = float(meet.loc[top, column])
     return numbers
