@@ -115,17 +115,22 @@ def linearity(table: pd.DataFrame, scenario: int, cross: int) -> float:
     return float(c["parallel"].iloc[-1] / (c.index[-1] * c["parallel"].iloc[0]))
 
 
+def _starved_means(table: pd.DataFrame, above: int) -> pd.DataFrame:
+    """Scenario 1 with more than ``above`` cross flows: the parallel flows' replica mean per
+    (cross, n) point, one column per queue."""
+    runs = table[(table["scenario"] == 1) & (table["cross"] > above)]
+    return runs.groupby(["queue", "cross", "flows"])[PARALLEL].mean().unstack("queue")
+
+
 def starved_points(table: pd.DataFrame, above: int = 10) -> int:
     """How many (cross, n) points :func:`droptail_below_red` compares."""
-    runs = table[(table["scenario"] == 1) & (table["cross"] > above)]
-    return int(runs.groupby(["cross", "flows"]).ngroups)
+    return len(_starved_means(table, above))
 
 
 def droptail_below_red(table: pd.DataFrame, above: int = 10) -> float:
     """Scenario 1 with more than ``above`` cross flows: the share of (cross, n) points where
     the parallel flows get less under DropTail than under RED (replica means)."""
-    runs = table[(table["scenario"] == 1) & (table["cross"] > above)]
-    mean = runs.groupby(["queue", "cross", "flows"])[PARALLEL].mean().unstack("queue")
+    mean = _starved_means(table, above)
     return float(np.mean(mean["droptail"] < mean["red"]))
 
 
