@@ -15,6 +15,8 @@ from pathlib import Path
 from sphinx.application import Sphinx
 from sphinx.config import Config
 
+from tcplab.launch import colab_url
+
 __all__ = [
     "setup",
     "VEGA_BUNDLE",
@@ -114,6 +116,28 @@ def _fix_citation_roles(
         context["body"] = body.replace('role="doc-biblioentry"', 'role="listitem"')
 
 
+def _add_colab_button(
+    app: Sphinx, pagename: str, templatename: str, context: dict, doctree: object
+) -> None:
+    """Add Colab to the theme's launch menu of every notebook page, opening the page's
+    notebook on the repository's notebooks branch (:mod:`tcplab.launch`): the theme's own
+    Colab button would open ``chapters/NAME.ipynb`` on main, which does not exist."""
+    repository = (app.config.html_theme_options or {}).get("repository_url", "")
+    if "ipynb_source" not in context or not repository:
+        return
+    for group in context.get("header_buttons", []):
+        if group.get("label") == "launch-buttons":
+            group["buttons"].append(
+                {
+                    "type": "link",
+                    "text": "Colab",
+                    "tooltip": "Open this chapter in Google Colab",
+                    "icon": "_static/images/logo_colab.png",
+                    "url": colab_url(repository, pagename),
+                }
+            )
+
+
 def student_config(config: dict) -> dict:
     """The students' edition of the book's configuration (``config``: the parsed
     _config.yml): the same book with every exercise's solution left out (sphinx-exercise's
@@ -150,5 +174,6 @@ def setup(app: Sphinx) -> dict[str, object]:
     app.connect("source-read", _hide_gated_solutions)
     app.connect("html-page-context", _drop_duplicate_scripts, priority=900)  # after the rest
     app.connect("html-page-context", _fix_citation_roles)
+    app.connect("html-page-context", _add_colab_button, priority=502)  # after the theme's 501
     app.add_js_file(VEGA_BUNDLE)  # _static/tcplab-charts.js and tcplab.css: Jupyter Book adds them
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -179,8 +179,13 @@ def one_row(table: pd.DataFrame, **where: float | str) -> pd.Series:
 
 
 def glue_numbers(numbers: Mapping[str, object]) -> None:
-    """Glue every number a chapter's prose quotes (``{glue:text}`name``` in MyST)."""
-    from myst_nb import glue
+    """Glue every number a chapter's prose quotes (``{glue:text}`name``` in MyST) for the
+    book's build; in a notebook opened without the book's tools (Colab), where nothing reads
+    the glued values, there is nothing to do."""
+    try:
+        from myst_nb import glue
+    except ModuleNotFoundError:
+        return
 
     for name, value in numbers.items():
         glue(name, value, display=False)
