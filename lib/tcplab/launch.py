@@ -28,8 +28,9 @@ __all__ = [
 
 #: the branch of the repository that holds the chapters as notebooks (tools/publish-colab)
 NOTEBOOK_BRANCH = "notebooks"
-#: what the chapters import at run time (their pins come from the clone's requirements.txt)
-RUNTIME_PACKAGES = ("numpy", "pandas", "simpy", "altair", "ipywidgets", "tqdm")
+#: the distributions the chapters need at run time (live panels draw SVG with vl-convert);
+#: their pins come from the clone's requirements.txt
+RUNTIME_PACKAGES = ("numpy", "pandas", "simpy", "altair", "ipywidgets", "tqdm", "vl-convert-python")
 COLAB = "https://colab.research.google.com"
 
 _SETUP = '''\
