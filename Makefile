@@ -14,7 +14,7 @@ export OMP_NUM_THREADS ?= 1
 export OPENBLAS_NUM_THREADS ?= 1
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: help system browser setup book book-student pdf binder-check test test-fast lint data bench serve pins clean
+.PHONY: help system browser setup book book-student pdf binder-check colab colab-check test test-fast lint data bench serve pins clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -59,6 +59,12 @@ book-student: setup  ## the students' edition: the same book without the exercis
 pdf: browser  ## the whole book as one A4 PDF, printed offline by headless Chromium from _build/html (run make book first)
 	@test -f _build/html/index.html || { echo "no book yet: run make book" >&2; exit 1; }
 	$(BIN)/python tools/book_pdf.py _build/html _build/pdf/tcplab.pdf
+
+colab: setup  ## each chapter as a Colab notebook (first cell installs the book) in _build/colab; tools/publish-colab commits them to the notebooks branch
+	$(BIN)/python tools/colab_notebooks.py _build/colab
+
+colab-check: setup  ## replay a reader's Colab session: a fresh kernel with nothing installed runs a chapter's Colab notebook
+	PYTHON=$(PYTHON) tools/colab-check _build/colab-check
 
 binder-check: setup  ## replay a Binder build in a fresh venv (environment.yml's pins, postBuild) and run one chapter
 	PYTHON=$(PYTHON) tools/binder-check _build/binder-check

@@ -7,9 +7,14 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+import yaml
+
+from tcplab.launch import colab_url
 
 pytestmark = pytest.mark.book
 
+ROOT = Path(__file__).resolve().parents[1]
+REPOSITORY = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))["repository"]["url"]
 LOADING_LINKS = {"stylesheet", "preload", "modulepreload", "icon", "manifest"}
 
 
@@ -81,6 +86,8 @@ def test_every_notebook_chapter_offers_its_notebook_for_download(built_book: Pat
         assert f'href="../_sources/chapters/{stem}.ipynb"' in page, f"{stem}: no .ipynb download"
         assert (built_book / "_sources" / "chapters" / f"{stem}.ipynb").exists()
         assert "mybinder.org" in page, f"{stem}: no launch button"
+        colab = colab_url(REPOSITORY, f"chapters/{stem}")
+        assert f'href="{colab}"' in page, f"{stem}: no Colab link to its notebook"
 
 
 _CAPTION_NUMBER = re.compile(r'<span class="caption-number">Figure ([0-9.]+)')

@@ -33,7 +33,7 @@ NOTEBOOK_BRANCH = "notebooks"
 RUNTIME_PACKAGES = ("numpy", "pandas", "simpy", "altair", "ipywidgets", "tqdm", "vl-convert-python")
 COLAB = "https://colab.research.google.com"
 
-_SETUP = '''\
+_SETUP = """\
 # Outside a clone of the book (Colab, a bare Jupyter): fetch the book's repository, with its
 # code and the results shipped in data/, and install the tcplab package and the run-time pins
 # this machine lacks. Where tcplab is already installed this cell does nothing.
@@ -71,7 +71,7 @@ if importlib.util.find_spec("tcplab") is None:
         w.startswith(n + "==") for w in wanted))
     if stale:
         print("Installed new", " and ".join(stale), "- restart the runtime, then run all cells.")
-'''
+"""
 
 
 def setup_cell_source(repository: str) -> str:
