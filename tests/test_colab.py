@@ -94,3 +94,11 @@ def test_a_chapter_runs_in_a_colab_like_kernel_with_nothing_installed(tmp_path: 
     )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]
     assert "nothing installed, on the shipped results" in done.stdout
+
+
+def test_no_chapter_runs_the_tcplab_command_through_path() -> None:
+    """A kernel started without activating its venv (Colab, Jupyter's own) has no ``tcplab``
+    on its PATH: chapters run ``[sys.executable, "-m", "tcplab", ...]`` instead."""
+    for chapter in notebook_chapters(ROOT):
+        text = chapter.read_text(encoding="utf-8")
+        assert '["tcplab"' not in text and "['tcplab'" not in text, chapter.name
