@@ -14,6 +14,7 @@ import pytest
 from tcplab import cache, widgets
 from tcplab.chapters.bmc import panel as bmc_panel
 from tcplab.chapters.insensitivity import panel as insensitivity_panel
+from tcplab.chapters.lee import panel as lee_panel
 from tcplab.chapters.lu import panel as lu_panel
 from tcplab.chapters.microscope import panel as microscope_panel
 from tcplab.chapters.morris import panel as morris_panel
@@ -28,6 +29,7 @@ PANELS: dict[str, Callable[[], widgets.LivePanel]] = {
     "morris": lambda: morris_panel.morris_panel(flows=5),
     "lu": lambda: lu_panel.tame_panel(cache.load(cache.Entry("lu-scenarios"))[0]),
     "bmc": bmc_panel.manager_panel,
+    "lee": lambda: lee_panel.transfers_panel(flows=3),
 }
 
 

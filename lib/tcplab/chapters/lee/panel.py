@@ -1,0 +1,185 @@
+"""Live panel of the parallel-transfers chapter: one repetition of Lee et al.'s measurement,
+rerun with the reader's path model, number of connections, transfer size and RTT.
+
+The panel runs :func:`~tcplab.chapters.lee.transfer.run_repetition` with ``trace=True`` (the
+senders then record the packets acknowledged at every ACK that acknowledges new data) and
+redraws each connection's acknowledged bytes over time beside its completion time, with the
+repetition's aggregate and per-connection throughput, by the paper's definitions, in the
+title. Like every panel of the book (:mod:`tcplab.widgets`) it needs a kernel and shows a note
+on the static page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import altair as alt
+import ipywidgets as w
+import numpy as np
+import pandas as pd
+
+from tcplab.checks import check_choice, check_int, check_range
+from tcplab.widgets import LivePanel, live_panel
+
+from .experiments import NBYTES, PATH_RTTS
+from .transfer import PACKET_BYTES, PATHS, Repetition, path_model, run_repetition
+
+__all__ = ["transfers_live", "progress_chart", "transfers_panel", "sample_steps", "POINTS"]
+
+#: points per connection's progress line (the trace has one per new ACK); 50 x 80 rows stay
+#: under altair's default limit of 5000
+POINTS = 80
+MAX_FLOWS = 50  # the paper's largest number of parallel flows
+TIMEOUT_LABELS = {False: "none", True: "had a time-out"}
+
+
+def sample_steps(
+    times: np.ndarray, values: np.ndarray, points: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The step function ``values`` (each held from its time to the next) at ``points``
+    evenly spaced times from the first to the last (both kept exact): a stall stays a flat
+    stretch, whatever the thinning."""
+    if len(times) <= points:
+        return times, values
+    grid = np.linspace(times[0], times[-1], points)
+    held = values[np.searchsorted(times, grid, side="right") - 1]
+    return grid, held
+
+
+def transfers_live(
+    path: str = "shared",
+    flows: int = 10,
+    nbytes: int = NBYTES,
+    rtt_ms: float = 49.0,
+    seed: int = 0,
+) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, Any]]:
+    """One repetition of ``flows`` transfers of ``nbytes`` bytes on the chapter's path model
+    ``path`` at ``rtt_ms``. Returns the progress (rows transfer, t, bytes acknowledged in
+    order, at most :data:`POINTS` per transfer), one row per transfer (completion_s, NaN if
+    not done by the time limit; bytes_per_s; timeouts) and the repetition's numbers:
+    aggregate (total bytes / last completion, NaN if a transfer failed), median per-flow
+    throughput, capacity, time-outs, cross-traffic connections, failed transfers."""
+    check_choice("path", path, PATHS)
+    flows = check_int("flows", flows, 1, MAX_FLOWS)
+    check_range("rtt_ms", rtt_ms, 1.0, 500.0)
+    rep = Repetition(path_model(path), flows, nbytes, rtt_ms, seed, trace=True)
+    out = run_repetition(rep)
+    frames = []
+    for i, (times, packets) in enumerate(out["progress"]):
+        t, p = sample_steps(np.asarray(times), np.asarray(packets), POINTS)
+        delivered = np.minimum(p * PACKET_BYTES, rep.nbytes)
+        frames.append(pd.DataFrame({"transfer": i, "t": t, "bytes": delivered}))
+    progress = pd.concat(frames, ignore_index=True)
+    completion = np.asarray(out["completion_s"], dtype=float)
+    done = pd.DataFrame(
+        {
+            "transfer": np.arange(flows),
+            "completion_s": completion,
+            "bytes_per_s": out["bytes"] / completion,
+            "timeouts": out["timeouts"],
+        }
+    )
+    failed = int(np.isnan(completion).sum())
+    aggregate = float(out["bytes"].sum() / completion.max()) if not failed else float("nan")
+    numbers = {
+        "aggregate_bytes_per_s": aggregate,
+        "median_per_flow_bytes_per_s": float(np.nanmedian(done["bytes_per_s"])),
+        "capacity_bytes_per_s": rep.path.capacity_bytes_per_s,
+        "timeouts": int(out["timeouts"].sum()),
+        "with_timeout": int((out["timeouts"] > 0).sum()),
+        "cross": int(out["cross"]),
+        "failed": failed,
+    }
+    return progress, done, numbers
+
+
+def progress_chart(
+    progress: pd.DataFrame, done: pd.DataFrame, title: list[str] | str = ""
+) -> alt.HConcatChart:
+    """Each connection's acknowledged MB over time (a dot where it completed) beside the
+    completion times in order; connections that had a time-out in the second colour."""
+    label = (done.set_index("transfer")["timeouts"] > 0).map(TIMEOUT_LABELS)
+    colour = alt.Color(
+        "timeout:N",
+        title="time-outs",
+        scale=alt.Scale(domain=list(TIMEOUT_LABELS.values()), range=["#0072B2", "#D55E00"]),
+    )
+    lines = progress.assign(
+        MB=progress["bytes"] / 1e6, timeout=progress["transfer"].map(label)
+    ).round(6)
+    ends = done.dropna(subset=["completion_s"]).assign(timeout=lambda d: d["transfer"].map(label))
+    ends = ends.sort_values("completion_s").assign(order=lambda d: np.arange(1, len(d) + 1))
+    ends = ends.assign(MB=float(progress["bytes"].max()) / 1e6).round(6)
+    x = alt.X("t:Q", title="time since the common start (s)")
+    curves = (
+        alt.Chart(lines)
+        .mark_line(opacity=0.7, strokeWidth=1, interpolate="step-after")
+        .encode(
+            x=x, y=alt.Y("MB:Q", title="acknowledged (MB)"), detail="transfer:N", color=colour
+        )  # fmt: skip
+    )
+    dots = (
+        alt.Chart(ends)
+        .mark_point(filled=True, size=25)
+        .encode(x=alt.X("completion_s:Q"), y="MB:Q", color=colour)
+    )
+    order = (
+        alt.Chart(ends)
+        .mark_point(filled=True, size=30)
+        .encode(
+            x=alt.X("order:Q", title="connections in order of completion"),
+            y=alt.Y("completion_s:Q", title="completion time (s)"),
+            color=colour,
+            tooltip=["transfer:Q", alt.Tooltip("completion_s:Q", format=".2f")],
+        )
+    )
+    left = (curves + dots).properties(width=320, height=220)
+    return alt.hconcat(left, order.properties(width=220, height=220), title=title)
+
+
+def _title(path: str, flows: int, nbytes: int, rtt_ms: float, numbers: dict[str, Any]) -> list[str]:
+    aggregate = numbers["aggregate_bytes_per_s"]
+    share = aggregate / numbers["capacity_bytes_per_s"]
+    first = (
+        f"{path}, {flows} x {nbytes / 1e6:g} MB, RTT {rtt_ms:g} ms: aggregate "
+        f"{aggregate / 1e3:.0f} KB/s ({share:.0%} of the bottleneck)"
+        if not numbers["failed"]
+        else f"{path}, {flows} x {nbytes / 1e6:g} MB: {numbers['failed']} transfers not done "
+        "by the time limit (a failed repetition)"
+    )
+    second = (
+        f"median per connection {numbers['median_per_flow_bytes_per_s'] / 1e3:.0f} KB/s; "
+        f"{numbers['with_timeout']} connections had a time-out; "
+        f"{numbers['cross']} cross-traffic connections"
+    )
+    return [first, second]
+
+
+def transfers_panel(path: str = "shared", flows: int = 10) -> LivePanel:
+    """Controls for the path model, the number of connections, the transfer size, the RTT and
+    the seed; redraws one repetition (each control acts when released)."""
+    style = {"description_width": "initial"}
+    rtts = dict(PATH_RTTS)
+    path_menu = w.Dropdown(options=list(PATHS), value=path, description="path model")
+    flows_slider = w.IntSlider(flows, min=1, max=MAX_FLOWS, description="connections",
+                               style=style, continuous_update=False)  # fmt: skip
+    size_slider = w.FloatSlider(NBYTES / 1e6, min=0.1, max=8.0, step=0.1,
+                                description="MB each", style=style,
+                                continuous_update=False)  # fmt: skip
+    rtt_slider = w.IntSlider(int(rtts[path]), min=10, max=200, description="RTT (ms)",
+                             style=style, continuous_update=False)  # fmt: skip
+    seed_slider = w.IntSlider(0, min=0, max=9, description="seed", style=style,
+                              continuous_update=False)  # fmt: skip
+
+    def redraw() -> alt.HConcatChart:
+        nbytes = int(round(size_slider.value * 1e6))
+        args = (path_menu.value, flows_slider.value, nbytes, rtt_slider.value)
+        progress, done, numbers = transfers_live(*args, seed=seed_slider.value)
+        return progress_chart(progress, done, _title(*args, numbers))
+
+    return live_panel(
+        [path_menu, flows_slider, size_slider, rtt_slider, seed_slider],
+        redraw,
+        "Choose the path model, the number of connections, their size and the RTT; one "
+        "repetition of the measurement reruns.",
+    )
