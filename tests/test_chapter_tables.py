@@ -107,7 +107,20 @@ def _ns3() -> dict[str, Table]:
         "matched": ns3.matched_table(),
         "side by side": ns3.side_by_side_table(table),
         "heavy": ns3.heavy_table(table),
+        "sack trace": ns3.sack_trace_table([14, 24, 26, 28], packets=100, window=28),
     }
+
+
+def test_the_ns3_provenance_reads_as_a_book_table() -> None:
+    """The metadata of ns-3's results as the appendix prints it: every field in words; the
+    script's hash is hexadecimal, so the e-notation check may see '4e4' in it."""
+    from tcplab.chapters.ns3 import experiments
+    from tcplab.chapters.ns3 import tables as ns3
+
+    _, meta = experiments.ns3_table()
+    table = ns3.provenance_table(meta)
+    assert [found for found in problems(table) if meta["script_sha256"] not in found] == []
+    assert meta["script_sha256"] in table.html and meta["ns3_version"] in table.html
 
 
 def _microscope() -> dict[str, Table]:

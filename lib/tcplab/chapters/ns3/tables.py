@@ -1,16 +1,32 @@
-"""The ns-3 appendix's result tables in the book's table style (:func:`tcplab.tables.show`):
-headers in words with units, the two simulators side by side, numbers to the digits that
-matter."""
+"""The ns-3 appendix's tables in the book's table style (:func:`tcplab.tables.show`): headers
+in words with units, the two simulators side by side, numbers to the digits that matter.
+
+Besides the comparison tables, :func:`sack_trace_table` shows the packet model's NewReno and
+SACK senders recovering from one scripted loss pattern (:func:`tcplab.packet.run_trace`), and
+:func:`provenance_table` what the metadata of ns-3's shipped results says of how they were
+made."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 import pandas as pd
 
+from tcplab.packet import run_trace
 from tcplab.tables import Table, show
 
 from . import charts, claims, grid
 
-__all__ = ["matched_table", "side_by_side_table", "heavy_table"]
+__all__ = [
+    "matched_table",
+    "side_by_side_table",
+    "heavy_table",
+    "sack_trace",
+    "sack_trace_table",
+    "provenance_table",
+    "PROVENANCE",
+]
 
 #: how each of claims.METRICS is printed
 _FORMATS: dict[str, int | str] = {
@@ -72,3 +88,68 @@ def heavy_table(table: pd.DataFrame) -> Table:
     return show(
         frame, columns, 2, caption="Ratios tcplab / ns-3 of the means over three seeds. " + _TIMERS
     )
+
+
+def sack_trace(
+    pattern: Sequence[int], packets: int = 100, window: int = 28, rtt_ms: float = 100.0
+) -> pd.DataFrame:
+    """NewReno and SACK on :func:`tcplab.packet.run_trace`'s path (10 Mb/s, ``rtt_ms`` of
+    propagation) losing the transmissions ``pattern`` lists: one row per TCP with the packets
+    it retransmitted, its recovery's length (first fast retransmit to the end of recovery) in
+    round trips, its time-outs and when the last packet was acknowledged."""
+    rows = []
+    for tcp in ("newreno", "sack"):
+        trace = run_trace(tcp, pattern, packets=packets, window=window, rtt_ms=rtt_ms)
+        ev = trace.events
+        round_trip = rtt_ms / 1e3 + 1500 * 8 / 10e6  # propagation plus one packet's time
+        start = ev.loc[ev["event"] == "fast_retransmit", "time"].iloc[0]
+        end = ev.loc[ev["event"] == "recovery_exit", "time"].iloc[0]
+        resent = ev.loc[ev["event"] == "retransmit", "seq"]
+        rows.append({
+            "tcp": _TCP[tcp],
+            "retransmitted": ", ".join(str(int(seq)) for seq in resent),
+            "recovery_rtts": (end - start) / round_trip,
+            "timeouts": int(trace.timeouts),
+            "completed_s": trace.completion_s,
+        })  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def sack_trace_table(pattern: Sequence[int], packets: int = 100, window: int = 28) -> Table:
+    """:func:`sack_trace` as a book table."""
+    frame = sack_trace(pattern, packets, window)
+    columns = {
+        "tcp": "TCP",
+        "retransmitted": "packets retransmitted",
+        "recovery_rtts": "recovery (round trips)",
+        "timeouts": "time-outs",
+        "completed_s": "last packet acknowledged at (s)",
+    }
+    lost = ", ".join(str(seq) for seq in pattern)
+    caption = f"Packets {lost} of {packets} lost, at most {window} in flight"
+    return show(frame, columns, {"recovery_rtts": 2, "completed_s": 3}, caption=caption)
+
+
+#: the provenance fields the appendix prints, with their names in words
+PROVENANCE = {
+    "ns3_version": "ns-3 version",
+    "ns3_install": "how ns-3 was installed",
+    "script": "the scenario script",
+    "script_sha256": "its SHA-256",
+    "command": "the command",
+    "made": "made on",
+    "rows": "runs (rows)",
+    "missing": "scenarios missing",
+}
+
+
+def provenance_table(provenance: Mapping[str, Any]) -> Table:
+    """What the metadata of data/ns3-dumbbell.csv says of how it was made."""
+    values = []
+    for key in PROVENANCE:
+        value = provenance.get(key)
+        if key == "missing":
+            value = f"{len(value or [])}" + ("" if not value else ": " + "; ".join(map(str, value)))
+        values.append("—" if value is None else str(value))
+    frame = pd.DataFrame({"field": list(PROVENANCE.values()), "value": values})
+    return show(frame, {"field": "field", "value": "value"}, "text")
