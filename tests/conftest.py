@@ -150,10 +150,9 @@ def narrow_survey(built_book: Path, site: str, browser) -> list:
 
 @pytest.fixture(scope="session")
 def night_survey(built_book: Path, site: str, browser) -> list:
-    """Every content page loaded once at 400 px in dark mode (a phone at night), for axe-core's
-    contrast checks in the dark theme. Its layout is not the light one's: the charts' column
-    measures 336 px there against 352 px in light mode (cause not found; no scroll bar), so
-    the layout checks keep to :func:`narrow_survey`, as before the surveys."""
+    """Every content page loaded once at 400 px in dark mode (a phone at night): axe-core's
+    contrast checks in the dark theme, and the layout checks again (the theme pads HTML
+    outputs in dark mode; tcplab.css takes the padding off the book's own outputs)."""
     from browser_tools import content_pages, survey
 
     return survey(browser, site, content_pages(built_book), width=400, dark=True)

@@ -54,27 +54,29 @@ def _stopped(surveys: list[PageSurvey]) -> list[str]:
 
 
 def test_every_chart_fits_its_column_and_no_page_scrolls_sideways(
-    wide_survey: list[PageSurvey], narrow_survey: list[PageSurvey]
+    wide_survey: list[PageSurvey],
+    narrow_survey: list[PageSurvey],
+    night_survey: list[PageSurvey],
 ) -> None:
-    problems = _stopped([*wide_survey, *narrow_survey])
+    """At 1400 px and at 400 px, in light mode and (400 px) in dark mode."""
+    problems = _stopped([*wide_survey, *narrow_survey, *night_survey])
     charts_seen = 0
-    for record in [*wide_survey, *narrow_survey]:
-        width, path, layout = record.width, record.path, record.layout
+    for record in [*wide_survey, *narrow_survey, *night_survey]:
+        look = f"{record.width} px{' dark' if record.dark else ''}"
+        path, layout = record.path, record.layout
         if not layout:
             continue
         if len(layout["charts"]) != record.charts:
-            problems.append(f"{width} px, {path}: laid out {len(layout['charts'])} charts")
+            problems.append(f"{look}, {path}: laid out {len(layout['charts'])} charts")
         for chart in layout["charts"]:
             charts_seen += 1
             if chart["sticksOut"] > 1 or chart["svg"] > chart["column"] + 1:
-                problems.append(f"{width} px, {path}, {chart['figure']}: {chart}")
+                problems.append(f"{look}, {path}, {chart['figure']}: {chart}")
             if chart["scale"] < MIN_SCALE:
-                problems.append(
-                    f"{width} px, {path}, {chart['figure']}: shrunk to {chart['scale']}"
-                )
-        if width <= 400 and layout["pageWidth"] > layout["viewport"]:
+                problems.append(f"{look}, {path}, {chart['figure']}: shrunk to {chart['scale']}")
+        if record.width <= 400 and layout["pageWidth"] > layout["viewport"]:
             problems.append(
-                f"{width} px, {path}: the page scrolls sideways "
+                f"{look}, {path}: the page scrolls sideways "
                 f"({layout['pageWidth']} px in a {layout['viewport']} px window)"
             )
     assert charts_seen, "no chart found"
