@@ -231,3 +231,17 @@ def test_at_the_higher_floor_the_simulators_drop_alike(full_comparison):
         for row, agree in ((low, False), (high, True)):
             gap = abs(row["drop_rate_tcplab"] - row["drop_rate_ns3"])
             assert (gap <= row["drop_rate_tolerance"]) == agree, (timer, agree)
+
+
+def test_the_driver_counts_the_shipped_runs_as_done(monkeypatch, tmp_path):
+    """Resuming from data/: every shipped run is keyed as the driver keys a scenario of the
+    grid, so that only scenarios added to the grid run; a changed script voids them."""
+    runs, meta = driver.shipped_runs()
+    assert meta is not None and len(runs) == meta["rows"]
+    every = {driver.key_of(s.params(seed)) for s in grid.SCENARIOS for seed in grid.SEEDS}
+    assert set(runs) == every
+    assert all(isinstance(row["per_flow_mbps"], list) for row in runs.values())
+    changed = tmp_path / "dumbbell.py"
+    changed.write_text("# another script\n")
+    monkeypatch.setattr(driver, "SCRIPT", changed)
+    assert driver.shipped_runs() == ({}, None)
