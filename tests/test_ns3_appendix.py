@@ -245,3 +245,26 @@ def test_the_driver_counts_the_shipped_runs_as_done(monkeypatch, tmp_path):
     changed.write_text("# another script\n")
     monkeypatch.setattr(driver, "SCRIPT", changed)
     assert driver.shipped_runs() == ({}, None)
+
+
+# -- tcplab's RTO during a run (rto.py) ------------------------------------------------------
+def test_the_rto_profile_counts_samples_on_the_floor_by_hand():
+    from tcplab.chapters.ns3.rto import RtoProfile
+
+    profile = RtoProfile(np.array([0.2, 0.3, 0.2, 0.41]), np.array([0.1, 0.15, 0.12, 0.2]), 0.2)
+    assert profile.at_floor == 0.5
+    assert profile.median_rto == 0.25 and profile.median_srtt == 0.135
+
+
+def test_the_rto_profile_reads_every_sender_s_rto_within_its_clamp():
+    """RFC 6298 (2.4) clamps the RTO to its floor; the profile reads the RTO (not the RTT) of
+    every sender at every tick once the senders have an RTT sample."""
+    from tcplab.chapters.ns3.rto import rto_profile
+
+    scenario = grid.Scenario("droptail", grid.LARGE, 10, "sack", grid.DELAYED_ACK_MS, 400.0)
+    profile = rto_profile(scenario, 1, warmup=5.0, duration=10.0, every=0.05)
+    assert len(profile.rto) == 10 * 100  # 10 senders, 5 s / 0.05 s ticks
+    assert (profile.rto >= 0.4 - 1e-12).all() and (profile.srtt < profile.rto).all()
+    assert (profile.srtt > 2 * grid.MATCHED["delay_ms"] / 1e3).all()  # at least the path
+    with pytest.raises(ValueError, match="every"):
+        rto_profile(scenario, 1, warmup=5.0, duration=10.0, every=0.0)
