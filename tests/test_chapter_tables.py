@@ -107,6 +107,7 @@ def _ns3() -> dict[str, Table]:
         "matched": ns3.matched_table(),
         "side by side": ns3.side_by_side_table(table),
         "heavy": ns3.heavy_table(table),
+        "probe": ns3.probe_table(table),
         "sack trace": ns3.sack_trace_table([14, 24, 26, 28], packets=100, window=28),
     }
 

@@ -145,8 +145,10 @@ def full_comparison(shipped):
     return claims.comparison(found[0], shipped[0]).set_index([*claims.KEYS, "timer"])
 
 
-def _row(table, queue: str, flows: int, tcp: str, delack: float, timer: str):  # noqa: ANN202
-    return table.loc[(queue, grid.LARGE, flows, tcp, delack, timer)]
+def _row(  # noqa: ANN202
+    table, queue: str, flows: int, tcp: str, delack: float, timer: str, floor: float = 200.0
+):
+    return table.loc[(queue, grid.LARGE, flows, tcp, delack, floor, timer)]
 
 
 def test_ns3_restarts_no_timer_at_a_fast_retransmit_and_times_out_more(full_comparison):
@@ -182,6 +184,7 @@ def test_ns3_newreno_without_sack_resends_what_arrived(full_comparison):
 def test_the_heavy_loss_table_has_every_case_tcp_and_timer(full_comparison):
     heavy = claims.heavy_cases(full_comparison.reset_index())
     assert len(heavy) == len(claims.HEAVY) * 2 * len(experiments.TIMERS)
+    assert heavy["case"].nunique() == len(claims.HEAVY)
     assert heavy["forced drops tcplab/ns-3"].notna().sum() == 2 * len(experiments.TIMERS)
     measured = heavy.drop(columns=["case", "tcp", "tcplab timer", "forced drops tcplab/ns-3"])
     assert (measured > 0).all().all()
@@ -198,3 +201,70 @@ def test_red_s_forced_drops_are_counted_alike_in_both(shipped):
         red = claims.normalise(table[table["queue"] == "red"], simulator)
         forced = red["red_forced_per_s"] * red["span"]
         assert np.allclose(forced + red["red_early_drops"], red["drops_after_warmup"]), simulator
+
+
+def test_a_higher_rto_floor_ends_ns3_s_spurious_time_outs_with_delayed_acks(shipped):
+    """The delayed-ACK probe, on ns-3's own runs. A time-out that answers a loss needs a
+    dropped packet; one that fires while the ACK is on its way needs none. At the matched
+    200 ms floor ns-3's 30 SACK connections time out more often than the bottleneck drops
+    packets (so most time-outs are spurious); at 400 ms, above a round trip with a full queue
+    plus the receiver's 200 ms delayed-ACK wait (40 + 120 + 200 ms), far less often."""
+    table, _ = shipped
+    runs = table[(table["delayed_ack_ms"] == grid.DELAYED_ACK_MS) & (table["tcp"] == "sack")]
+    low = runs[runs["min_rto_ms"] == 200.0]
+    high = runs[runs["min_rto_ms"] == grid.PROBE_MIN_RTO_MS]
+    assert len(low) == len(high) == len(grid.SEEDS)
+    assert 40 + 120 + grid.DELAYED_ACK_MS < grid.PROBE_MIN_RTO_MS
+    assert (low["rto_doublings"] > low["drops_after_warmup"]).all()
+    assert (high["rto_doublings"] < high["drops_after_warmup"]).all()
+
+
+def test_at_the_higher_floor_the_simulators_drop_alike(full_comparison):
+    """The probe beside tcplab: at the 400 ms floor tcplab's drop rate is within the 95%
+    interval of the difference from ns-3's (at 200 ms it is not), with either of its timers."""
+    for timer in experiments.TIMERS:
+        low = _row(full_comparison, "droptail", 30, "sack", grid.DELAYED_ACK_MS, timer)
+        high = _row(
+            full_comparison, "droptail", 30, "sack", grid.DELAYED_ACK_MS, timer,
+            floor=grid.PROBE_MIN_RTO_MS,
+        )  # fmt: skip
+        for row, agree in ((low, False), (high, True)):
+            gap = abs(row["drop_rate_tcplab"] - row["drop_rate_ns3"])
+            assert (gap <= row["drop_rate_tolerance"]) == agree, (timer, agree)
+
+
+def test_the_driver_counts_the_shipped_runs_as_done(monkeypatch, tmp_path):
+    """Resuming from data/: every shipped run is keyed as the driver keys a scenario of the
+    grid, so that only scenarios added to the grid run; a changed script voids them."""
+    runs, meta = driver.shipped_runs()
+    assert meta is not None and len(runs) == meta["rows"]
+    every = {driver.key_of(s.params(seed)) for s in grid.SCENARIOS for seed in grid.SEEDS}
+    assert set(runs) == every
+    assert all(isinstance(row["per_flow_mbps"], list) for row in runs.values())
+    changed = tmp_path / "dumbbell.py"
+    changed.write_text("# another script\n")
+    monkeypatch.setattr(driver, "SCRIPT", changed)
+    assert driver.shipped_runs() == ({}, None)
+
+
+# -- tcplab's RTO during a run (rto.py) ------------------------------------------------------
+def test_the_rto_profile_counts_samples_on_the_floor_by_hand():
+    from tcplab.chapters.ns3.rto import RtoProfile
+
+    profile = RtoProfile(np.array([0.2, 0.3, 0.2, 0.41]), np.array([0.1, 0.15, 0.12, 0.2]), 0.2)
+    assert profile.at_floor == 0.5
+    assert profile.median_rto == 0.25 and profile.median_srtt == 0.135
+
+
+def test_the_rto_profile_reads_every_sender_s_rto_within_its_clamp():
+    """RFC 6298 (2.4) clamps the RTO to its floor; the profile reads the RTO (not the RTT) of
+    every sender at every tick once the senders have an RTT sample."""
+    from tcplab.chapters.ns3.rto import rto_profile
+
+    scenario = grid.Scenario("droptail", grid.LARGE, 10, "sack", grid.DELAYED_ACK_MS, 400.0)
+    profile = rto_profile(scenario, 1, warmup=5.0, duration=10.0, every=0.05)
+    assert len(profile.rto) == 10 * 100  # 10 senders, 5 s / 0.05 s ticks
+    assert (profile.rto >= 0.4 - 1e-12).all() and (profile.srtt < profile.rto).all()
+    assert (profile.srtt > 2 * grid.MATCHED["delay_ms"] / 1e3).all()  # at least the path
+    with pytest.raises(ValueError, match="every"):
+        rto_profile(scenario, 1, warmup=5.0, duration=10.0, every=0.0)

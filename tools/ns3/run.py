@@ -11,7 +11,10 @@ libraries; a fatal ns-3 error ends only that subprocess, and its seeds are then 
 subprocess each), keeps
 each result as one JSON line in ``--progress`` (an interrupted run resumes where it stopped),
 and at the end writes the table and its provenance (ns-3 version, the script's hash, the
-parameters, the command) to data/ atomically. ``--only`` limits the run to scenarios whose
+parameters, the command) to data/ atomically. The runs already in data/ns3-dumbbell.csv count
+as done when the metadata's script hash is the script's now (so a scenario added to the grid
+runs alone; ``--fresh`` runs everything again), and the new metadata lists the earlier runs
+they came from. ``--only`` limits the run to scenarios whose
 key contains the given text (e.g. ``--only sack``), for trying things; the table is only
 written when every run of the grid is done, unless ``--write-partial`` asks for the scenarios
 done so far (the metadata then lists the missing ones).
@@ -63,6 +66,25 @@ def run_batch(python: str, batch: list[dict], timeout: float) -> list[dict]:
     raise RuntimeError(f"ns-3 failed (exit {done.returncode}) on {batch[0]}:\n{tail}")
 
 
+def shipped_runs() -> tuple[dict[str, dict], dict | None]:
+    """The runs in data/ns3-dumbbell.csv, keyed as the progress file's, if the script that
+    made them is the one here now (else none), and their metadata."""
+    found = cache.load(cache.Entry(NAME))
+    if found is None:
+        return {}, None
+    table, meta = found
+    if meta.get("script_sha256") != hashlib.sha256(SCRIPT.read_bytes()).hexdigest():
+        return {}, None
+    runs = {}
+    for record in table.to_dict("records"):
+        row = {k: (None if isinstance(v, float) and v != v else v) for k, v in record.items()}
+        row["per_flow_mbps"] = json.loads(row["per_flow_mbps"])
+        if row.get("min_rto_ms") is None:
+            row["min_rto_ms"] = MATCHED["min_rto_ms"]
+        runs[key_of(row)] = row
+    return runs, meta
+
+
 def ns3_version(python: str) -> str:
     done = subprocess.run(
         [python, "-m", "pip", "show", "ns3"], capture_output=True, text=True, timeout=120
@@ -79,13 +101,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--progress", default=str(Path(tempfile.gettempdir()) / f"{NAME}.jsonl"))
     parser.add_argument("--only", default=None)
     parser.add_argument("--timeout", type=float, default=3600.0)
+    parser.add_argument("--fresh", action="store_true", help="ignore the runs in data/")
     parser.add_argument(
         "--write-partial", action="store_true",
         help="write the table from the scenarios done so far (metadata lists the missing ones)",
     )  # fmt: skip
     args = parser.parse_args(argv)
     progress = Path(args.progress)
-    done: dict[str, dict] = {}
+    done, earlier = ({}, None) if args.fresh else shipped_runs()
     if progress.exists():
         for line in progress.read_text().splitlines():
             if line.strip():
@@ -132,6 +155,10 @@ def main(argv: list[str] | None = None) -> int:
         "machine": f"{platform.machine()}, {platform.python_version()} driver",
         "ns3_wall_s_total": float(table["wall_s"].sum()),
     }
+    if earlier is not None:
+        previous = earlier.get("earlier_runs", [])
+        here = {k: earlier.get(k) for k in ("made", "command", "rows", "ns3_version", "machine")}
+        meta["earlier_runs"] = [*previous, here]
     cache.store(cache.Entry(NAME), table, meta)
     print(f"wrote {NAME}.csv ({len(table)} rows)")
     return 0

@@ -17,6 +17,7 @@ import pandas as pd
 from tcplab.charts import PALETTE, PAPER, ROLE_COLOURS, describe
 
 from .claims import METRICS
+from .grid import MATCHED
 
 __all__ = ["ratio_chart", "speed_chart", "scenario_label"]
 
@@ -29,8 +30,12 @@ SIMULATORS = ["tcplab (simpy)", "ns-3 3.44 (C++, from Python)"]
 
 
 def scenario_label(row: pd.Series) -> str:
-    """A short name for a scenario: queue, buffer, N, TCP, delayed ACKs."""
+    """A short name for a scenario: queue, buffer, N, TCP, delayed ACKs, the RTO floor when it
+    is not the matched one."""
     delack = ", delayed ACKs" if row["delayed_ack_ms"] else ""
+    floor = row.get("min_rto_ms", MATCHED["min_rto_ms"])
+    if floor != MATCHED["min_rto_ms"]:
+        delack += f", min RTO {floor:.0f} ms"
     return f"{row['queue']} b={int(row['buffer'])} N={int(row['flows'])} {row['tcp']}{delack}"
 
 

@@ -80,7 +80,7 @@ def setup_of(
         queue=QueueSetup(scenario.queue, scenario.buffer, **red),
         tcp=TcpConfig(
             variant=scenario.tcp, packet_bytes=m["packet_bytes"],
-            initial_window=m["initial_window"], min_rto=m["min_rto_ms"] / 1e3,
+            initial_window=m["initial_window"], min_rto=scenario.min_rto_ms / 1e3,
             granularity=m["granularity_ms"] / 1e3,
             restart_rto_at_fast_retransmit=check_choice("timer", timer, TIMERS) == "bsd",
         ),
@@ -176,4 +176,3 @@ def ns3_table() -> tuple[pd.DataFrame, dict[str, Any]]:
             f"data/{NS3_TABLE}.csv is missing: run tools/ns3/run.py where ns-3 is installed"
         )
     return found
-

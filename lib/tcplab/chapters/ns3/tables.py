@@ -22,6 +22,7 @@ __all__ = [
     "matched_table",
     "side_by_side_table",
     "heavy_table",
+    "probe_table",
     "sack_trace",
     "sack_trace_table",
     "provenance_table",
@@ -90,6 +91,29 @@ def heavy_table(table: pd.DataFrame) -> Table:
     )
 
 
+def probe_table(table: pd.DataFrame) -> Table:
+    """The delayed-ACK probe (:func:`claims.probe_frame`): each simulator at the matched RTO
+    floor and at the probe's."""
+    frame = claims.probe_frame(table)
+    frame = frame.assign(
+        simulator=frame["simulator"]
+        .str.replace("bsd", "BSD timer")
+        .str.replace("rfc6298", "RFC 6298 timer")
+    )
+    columns = {
+        "floor_ms": "RTO floor (ms)",
+        "simulator": "simulator",
+        "drop_rate": "drop rate",
+        "timeouts_per_s": "time-outs per second",
+        "jain_index": "Jain's index",
+    }
+    caption = "30 SACK connections with delayed ACKs, means over three seeds"
+    formats: dict[str, int | str] = {
+        "floor_ms": 0, "drop_rate": "2%", "timeouts_per_s": 1, "jain_index": 2,
+    }  # fmt: skip
+    return show(frame, columns, formats, caption=caption)
+
+
 def sack_trace(
     pattern: Sequence[int], packets: int = 100, window: int = 28, rtt_ms: float = 100.0
 ) -> pd.DataFrame:
@@ -140,6 +164,7 @@ PROVENANCE = {
     "made": "made on",
     "rows": "runs (rows)",
     "missing": "scenarios missing",
+    "earlier_runs": "rows kept from earlier runs",
 }
 
 
@@ -150,6 +175,14 @@ def provenance_table(provenance: Mapping[str, Any]) -> Table:
         value = provenance.get(key)
         if key == "missing":
             value = f"{len(value or [])}" + ("" if not value else ": " + "; ".join(map(str, value)))
+        if key == "earlier_runs":
+            value = (
+                "; ".join(
+                    f"{run['rows']} rows, made on {run['made']} by {run['command']}"
+                    for run in value or []
+                )
+                or "none (all made by the command above)"
+            )
         values.append("—" if value is None else str(value))
     frame = pd.DataFrame({"field": list(PROVENANCE.values()), "value": values})
     return show(frame, {"field": "field", "value": "value"}, "text")

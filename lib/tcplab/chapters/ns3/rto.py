@@ -1,0 +1,105 @@
+"""Where tcplab's retransmission time-out sits during a run of the appendix's grid.
+
+The delayed-ACK probe asks whether a simulator's RTO is close enough to its floor for an ACK
+held back by the receiver's delayed-ACK timer to arrive after it. :func:`rto_profile` runs one
+scenario of :mod:`tcplab.chapters.ns3.grid` on the packet model, wired as
+:func:`tcplab.chapters.ns3.experiments.run_scenario` wires it, and reads every sender's
+current RTO (:attr:`tcplab.packet.tcp.TcpSender.rto`, back-off included) and smoothed RTT
+every ``every`` seconds after the warm-up. It is an observation of one run, computed when the
+appendix is built; no experiment of the registry stores it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from tcplab.checks import check_range
+from tcplab.packet import call_at
+from tcplab.packet.dumbbell import Dumbbell
+from tcplab.packet.setup import streams
+
+from .experiments import setup_of
+from .grid import Scenario
+
+__all__ = ["RtoProfile", "rto_numbers", "rto_profile"]
+
+
+@dataclass(frozen=True)
+class RtoProfile:
+    """The RTO of every sender, sampled over the measured time (seconds): ``rto`` and
+    ``srtt`` hold one value per sample and sender (senders without an RTT sample yet are left
+    out); ``floor`` is the scenario's RTO floor."""
+
+    rto: np.ndarray
+    srtt: np.ndarray
+    floor: float
+
+    @property
+    def at_floor(self) -> float:
+        """The share of the samples with the RTO on its floor."""
+        return float(np.mean(self.rto <= self.floor + 1e-9))
+
+    @property
+    def median_rto(self) -> float:
+        return float(np.median(self.rto))
+
+    @property
+    def median_srtt(self) -> float:
+        return float(np.median(self.srtt))
+
+
+def rto_profile(
+    scenario: Scenario,
+    seed: int,
+    warmup: float,
+    duration: float,
+    timer: str = "rfc6298",
+    every: float = 0.01,
+) -> RtoProfile:
+    """One run of ``scenario`` (as in :func:`experiments.setup_of`) with every sender's RTO
+    and smoothed RTT sampled every ``every`` seconds from ``warmup`` to ``duration``."""
+    every = check_range("every", every, 0.0, duration - warmup, low_open=True)
+    setup = setup_of(scenario, seed, warmup, duration, timer)
+    top = setup.topology
+    rng = streams(setup.seed)
+    discipline = setup.queue.build(rng.queue, rng.loss, setup.mean_packet_time)
+    delays = [d / 1e3 for d in top.access_delays_ms()]
+    net = Dumbbell(
+        setup.configs(), discipline, top.rate_mbps * 1e6, top.delay_ms / 1e3,
+        top.access_mbps * 1e6, delays, trace=False, delayed_ack=setup.delayed_ack,
+        rng=rng.overhead,
+    )  # fmt: skip
+    net.start(rng.start.uniform(0.0, top.start_spread, top.flows))
+    rto: list[float] = []
+    srtt: list[float] = []
+
+    def sample(_event: object) -> None:
+        for sender in net.senders:
+            if sender.srtt is not None:
+                rto.append(sender.rto)
+                srtt.append(sender.srtt)
+
+    for at in np.arange(warmup, duration, every):
+        call_at(net.env, float(at), sample, None)
+    net.network.run(duration, warmup)
+    return RtoProfile(np.asarray(rto), np.asarray(srtt), scenario.min_rto_ms / 1e3)
+
+
+def rto_numbers(scale: str, seed: int = 1) -> dict[str, float]:
+    """What the appendix quotes of tcplab's RTO with delayed ACKs at 30 SACK flows and the
+    matched 200 ms floor, with ns-3's timer rule: the share of the time each RTO is on the
+    floor, the median RTO and the median smoothed RTT (ms). ``scale`` is the chapter's
+    (``"quick"``: the grid's quick run length)."""
+    from .experiments import Ns3Params
+    from .grid import DELAYED_ACK_MS, LARGE
+
+    params = Ns3Params.quick() if scale == "quick" else Ns3Params()
+    scenario = Scenario("droptail", LARGE, 30, "sack", DELAYED_ACK_MS)
+    profile = rto_profile(scenario, seed, params.warmup, params.duration)
+    return {
+        "tcplab_rto_at_floor": profile.at_floor,
+        "tcplab_rto_median_ms": 1e3 * profile.median_rto,
+        "tcplab_srtt_median_ms": 1e3 * profile.median_srtt,
+    }
