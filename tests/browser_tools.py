@@ -130,6 +130,24 @@ LAYOUT = """() => {
   const style = getComputedStyle(article);
   const box = article.getBoundingClientRect();
   const right = box.right - parseFloat(style.paddingRight);
+  // a text mark (a label the chart draws) that runs into an axis's labels or title, a
+  // legend or the chart's title: "label | guide" for each such pair
+  const shown = el => !el.closest('[opacity="0"]') && el.getBoundingClientRect().width > 0;
+  const GUIDES = ['g.role-axis-label text', 'g.role-axis-title text', 'g.role-legend-label text',
+                  'g.role-legend-title text', 'g.role-title text'].join(', ');
+  const clashes = svg => {
+    const labels = [...svg.querySelectorAll('g.role-mark text')]
+      .filter(t => t.textContent.trim() && shown(t));
+    const guides = [...svg.querySelectorAll(GUIDES)].filter(shown);
+    const found = [];
+    for (const label of labels) for (const guide of guides) {
+      const a = label.getBoundingClientRect(), b = guide.getBoundingClientRect();
+      const across = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+      const down = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      if (across > 1 && down > 0.5) found.push(`${label.textContent} | ${guide.textContent}`);
+    }
+    return found;
+  };
   const charts = [...document.querySelectorAll('.tcplab-chart')].map((chart, index) => {
     const svg = chart.querySelector('svg.marks');
     const own = chart.getBoundingClientRect();
@@ -141,6 +159,7 @@ LAYOUT = """() => {
       column: Math.round(Math.min(own.width, right - own.left)),
       sticksOut: Math.round(Math.max(drawn.right - Math.min(own.right, right), 0)),
       scale: chart.dataset.fitScale ? parseFloat(chart.dataset.fitScale) : 1,
+      clashes: clashes(svg),
     };
   });
   return {pageWidth: root.scrollWidth, viewport: root.clientWidth, charts};

@@ -4,7 +4,8 @@ held to the same rules.
 
 * At 1400 px and at 400 px no chart is wider than its column, printed on A4 none is cut,
   none is shrunk as a picture below :data:`MIN_SCALE` (its text would become too small to
-  read), and at 400 px no page scrolls sideways.
+  read), and at 400 px no page scrolls sideways; no label a chart writes on its plot runs
+  into an axis, a legend or a title.
 * Every chart's SVG has an accessible name that says what it shows (not Vega's default), and
   its save menu a label.
 * axe-core (pinned in package-lock.json, injected from node_modules) finds no serious or
@@ -100,6 +101,26 @@ def test_every_chart_prints_whole_on_a4(wide_survey: list[PageSurvey]) -> None:
             wide = f"{layout['pageWidth']} px on a {layout['viewport']} px page"
             problems.append(f"A4, {record.path}: {wide}")
     assert printed, "no page with charts was printed"
+    assert not problems, "\n".join(problems)
+
+
+def test_no_chart_label_runs_into_an_axis_a_legend_or_a_title(
+    wide_survey: list[PageSurvey],
+    narrow_survey: list[PageSurvey],
+    night_survey: list[PageSurvey],
+) -> None:
+    """A note a chart writes on its plot (a text mark) must not overlap the axes' labels and
+    titles, a legend or the chart's title: on screen at both widths, in dark mode and on A4
+    (a two-line note set from its bottom once ran its second line through an x-axis)."""
+    problems = _stopped([*wide_survey, *narrow_survey, *night_survey])
+    looks = [
+        (f"{r.width} px{' dark' if r.dark else ''}", r.path, r.layout)
+        for r in [*wide_survey, *narrow_survey, *night_survey]
+    ]
+    looks += [("A4", r.path, r.printed) for r in wide_survey if r.printed]
+    for look, path, layout in looks:
+        for chart in (layout or {}).get("charts", []):
+            problems += [f"{look}, {path}, {chart['figure']}: {c}" for c in chart["clashes"]]
     assert not problems, "\n".join(problems)
 
 

@@ -162,7 +162,17 @@ def throughput_explorer(
             f" + format({_THEOREM1.format(n='N')}, '.2%') + ',|simulated '"
             " + format(datum.simulated, '.2%') + '; ALL ' + format((1 + beta) / 2, '.2%')"
         )
-        .mark_text(align="left", baseline="bottom", dx=8, dy=-8, fontSize=13, lineBreak="|")
+        # Vega sets the first line on the baseline and the next ones below it: lift the
+        # two-line note by one line so that its second line clears the x-axis
+        .mark_text(
+            align="left",
+            baseline="bottom",
+            dx=8,
+            dy=-8 - 16,
+            fontSize=13,
+            lineHeight=16,
+            lineBreak="|",
+        )
         .encode(x=alt.value(0), y=alt.value(260), text="text:N")
     )
     # the curve first: a page test waits for the first mark, and a flat line has no height
@@ -346,9 +356,7 @@ def example1_explorer(table: pd.DataFrame, paper_value: float) -> alt.VConcatCha
     )
     heading = (
         alt.Chart(pd.DataFrame({"line": [0]}))
-        .transform_calculate(
-            text="'σ = ' + format(sigma, '.3f') + ': simulated ± 95% (exact)'"
-        )
+        .transform_calculate(text="'σ = ' + format(sigma, '.3f') + ': simulated ± 95% (exact)'")
         .mark_text(align="left", fontSize=12, fontWeight="bold")
         .encode(y=line, x=alt.value(0), text="text:N")
     )
