@@ -66,8 +66,8 @@ def ratio_chart(table: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
 
     The axis is linear: a ratio can be 0 (tcplab had none of an event ns-3 had) and an
     interval's lower end can lie below 0, neither of which a log axis can show. Each
-    scenario's name is written on two or three lines (queue and buffer; N and TCP; delayed
-    ACKs), so that the chart fits a phone's column."""
+    scenario's name is written on two to four lines (queue and buffer; N and TCP; delayed
+    ACKs; the RTO floor), so that the chart fits a phone's column."""
     data = _ratios(table)
     names = list(METRICS.values())
     pick = alt.param(
@@ -84,7 +84,10 @@ def ratio_chart(table: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
         sort=order,
         title=None,
         axis=alt.Axis(
-            labelExpr="split(replace(replace(datum.label, ' N=', '|N='), ', ', '|'), '|')"
+            # a string pattern would replace only the first ", " (JavaScript's replace)
+            labelExpr=(
+                "split(replace(replace(datum.label, ' N=', '|N='), regexp(', ', 'g'), '|'), '|')"
+            )
         ),
     )
     colour = alt.Color(
