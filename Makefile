@@ -45,7 +45,7 @@ PARALLEL ?= -n $(shell nproc 2>/dev/null || echo 2) --dist loadgroup
 BOOK_TIMEOUT := 1800
 
 book: setup  ## build the HTML book into _build/html from the data shipped in data/
-	timeout $(BOOK_TIMEOUT) $(BIN)/jupyter-book build . --warningiserror --nitpick --keep-going
+	timeout $(BOOK_TIMEOUT) $(BIN)/jupyter-book build . --all --warningiserror --nitpick --keep-going
 	@echo "Built: $(abspath _build/html/index.html)   (make serve to browse it)"
 
 book-student: setup  ## the students' edition: the same book without the exercises' solutions, in _build/student
