@@ -268,3 +268,35 @@ def test_the_rto_profile_reads_every_sender_s_rto_within_its_clamp():
     assert (profile.srtt > 2 * grid.MATCHED["delay_ms"] / 1e3).all()  # at least the path
     with pytest.raises(ValueError, match="every"):
         rto_profile(scenario, 1, warmup=5.0, duration=10.0, every=0.0)
+
+
+def test_the_shipped_ns3_rto_runs_are_the_grid_s_delayed_ack_runs_unchanged(shipped):
+    """data/ns3-rto.csv: every delayed-ACK run of the grid with 30 SACK flows, made by the
+    scripts in the repository now, and (its sampler only reads) with the very counts the
+    grid's own runs of dumbbell.py gave; every sampled RTO is at least its floor (RFC 6298,
+    2.4), so the share on the floor is that of the samples equal to it."""
+    from tcplab.chapters.ns3.rto import ns3_rto_table
+
+    table, meta = ns3_rto_table()
+    probe = ROOT / meta["script"]
+    assert meta["script_sha256"] == hashlib.sha256(probe.read_bytes()).hexdigest()
+    dumbbell = (ROOT / "tools/ns3/dumbbell.py").read_bytes()
+    assert meta["dumbbell_sha256"] == hashlib.sha256(dumbbell).hexdigest()
+    assert meta["ns3_version"].startswith("3.44")
+    wanted = {
+        (*grid.scenario_key(s), seed)
+        for s in grid.SCENARIOS
+        if s.delayed_ack_ms is not None and s.tcp == "sack" and s.flows == 30
+        for seed in grid.SEEDS
+    }
+    assert {(*grid.scenario_key(r), int(r["seed"])) for r in table.to_dict("records")} == wanted
+    keys = ["min_rto_ms", "seed"]
+    runs = shipped[0][(shipped[0]["delayed_ack_ms"] == grid.DELAYED_ACK_MS)
+                      & (shipped[0]["tcp"] == "sack") & (shipped[0]["flows"] == 30)]  # fmt: skip
+    both = table.merge(runs, on=keys, suffixes=("", "_grid"))
+    assert len(both) == len(table)
+    for column in ("drops_after_warmup", "arrivals_after_warmup", "rto_doublings"):
+        assert (both[column] == both[f"{column}_grid"]).all(), column
+    assert ((table["rto_at_floor"] >= 0) & (table["rto_at_floor"] <= 1)).all()
+    assert (table["rto_median_s"] >= table["min_rto_ms"] / 1e3 - 1e-12).all()
+    assert (table["rto_ticks"] == 30 * 4000).all()  # 30 senders, 40 s every 10 ms

@@ -7,14 +7,21 @@ scenario of :mod:`tcplab.chapters.ns3.grid` on the packet model, wired as
 current RTO (:attr:`tcplab.packet.tcp.TcpSender.rto`, back-off included) and smoothed RTT
 every ``every`` seconds after the warm-up. It is an observation of one run, computed when the
 appendix is built; no experiment of the registry stores it.
+
+ns-3's side is read from data/ns3-rto.csv (:func:`ns3_rto_table`), which
+``tools/ns3/rto_probe.py`` writes where ns-3 is installed: the same sampling of ns-3's senders
+in the delayed-ACK runs of the grid, summarised per run.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+import pandas as pd
 
+from tcplab import cache
 from tcplab.checks import check_range
 from tcplab.packet import call_at
 from tcplab.packet.dumbbell import Dumbbell
@@ -23,7 +30,10 @@ from tcplab.packet.setup import streams
 from .experiments import setup_of
 from .grid import Scenario
 
-__all__ = ["RtoProfile", "rto_numbers", "rto_profile"]
+__all__ = ["NS3_RTO_TABLE", "RtoProfile", "ns3_rto_numbers", "ns3_rto_table", "rto_numbers",
+           "rto_profile"]  # fmt: skip
+
+NS3_RTO_TABLE = "ns3-rto"  # data/ns3-rto.csv, written by tools/ns3/rto_probe.py
 
 
 @dataclass(frozen=True)
@@ -102,4 +112,27 @@ def rto_numbers(scale: str, seed: int = 1) -> dict[str, float]:
         "tcplab_rto_at_floor": profile.at_floor,
         "tcplab_rto_median_ms": 1e3 * profile.median_rto,
         "tcplab_srtt_median_ms": 1e3 * profile.median_srtt,
+    }
+
+
+def ns3_rto_table() -> tuple[pd.DataFrame, dict[str, Any]]:
+    """ns-3's RTO in the delayed-ACK runs, one row per run, and its provenance (data/)."""
+    found = cache.load(cache.Entry(NS3_RTO_TABLE))
+    if found is None:
+        raise FileNotFoundError(
+            f"data/{NS3_RTO_TABLE}.csv is missing: run tools/ns3/rto_probe.py where ns-3 is"
+            " installed"
+        )
+    return found
+
+
+def ns3_rto_numbers() -> dict[str, float]:
+    """What the appendix quotes of ns-3's RTO at the matched 200 ms floor with delayed ACKs
+    (means over its seeds): as :func:`rto_numbers` for tcplab."""
+    table, _ = ns3_rto_table()
+    runs = table[table["min_rto_ms"] == 200.0]
+    return {
+        "ns3_rto_at_floor": float(runs["rto_at_floor"].mean()),
+        "ns3_rto_median_ms": 1e3 * float(runs["rto_median_s"].mean()),
+        "ns3_srtt_median_ms": 1e3 * float(runs["srtt_median_s"].mean()),
     }
