@@ -133,7 +133,23 @@ def _microscope() -> dict[str, Table]:
     return {"departures": microscope.departures_table(frame)}
 
 
-@pytest.mark.parametrize("chapter", [_lu, _ns3, _microscope], ids=["lu", "ns3", "microscope"])
+def _bmc() -> dict[str, Table]:
+    from tcplab.chapters.bmc import claims, compare, sensitivity
+    from tcplab.chapters.bmc import tables as bmc
+
+    def data(name: str):  # noqa: ANN202
+        return registry.run(name, scale="full", seed=0)
+
+    return {
+        "red": bmc.red_table(sensitivity.red_table(data("bmc-red"))),
+        "examples": bmc.examples_table(claims.examples_table(data("bmc-examples"))),
+        "compare": bmc.compare_table(compare.compare_table(data("bmc-compare"))),
+    }
+
+
+@pytest.mark.parametrize(
+    "chapter", [_lu, _ns3, _microscope, _bmc], ids=["lu", "ns3", "microscope", "bmc"]
+)
 def test_the_chapters_tables_read_as_book_tables(chapter) -> None:
     found = {name: problems(table) for name, table in chapter().items()}
     assert {name: found for name, found in found.items() if found} == {}

@@ -24,8 +24,8 @@ EXPERIMENTS = (
     ),
     Experiment(
         "bmc-weighted",
-        f"{_AIMD}:weighted",
-        _PARAMS,
+        "tcplab.chapters.bmc.grid:weighted",
+        "tcplab.chapters.bmc.grid:WeightedParams",
         "Figs. 5.2-5.11: N TCP flows vs N AIMD(D^2, 1/2) flows, per flow",
     ),
     Experiment(

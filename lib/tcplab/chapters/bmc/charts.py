@@ -35,6 +35,7 @@ __all__ = [
     "fig511_chart",
     "per_flow_chart",
     "fig518_chart",
+    "mixes_per_flow_chart",
     "fig33_chart",
     "manager_chart",
     "fluid_grid_chart",
@@ -321,6 +322,58 @@ def fig518_chart(mixes: pd.DataFrame) -> alt.HConcatChart:
         f"N = {_listed(whole['flows'])} (log scale), one line per mix, dashed the ideal, one "
         f"over the mix's size: {left}. Right: each weight's flows over TCP (mean over N) "
         f"against the weight, the diagonal the ideal: {right}.",
+    )
+
+
+def _flow_group(kind: str, weight: float) -> str:
+    return "TCP" if kind == "tcp" else f"D = {label(weight)}"
+
+
+def mixes_per_flow_chart(mixes: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
+    """Figs. 5.12-5.17: every flow's throughput normalised by capacity / (2N) against N, for
+    the mix a drop-down picks; one colour for TCP and one per weight of the mix, dashed their
+    means, dotted the ideals. With N TCP flows and N weighted flows cycling through a mix of
+    m weights summing to 1, TCP's ideal is 2m/(m + 1) and a weight w's is 2mw/(m + 1)."""
+    data = mixes[["mix", "size", "flows", "kind", "weight", "normalised"]].copy()
+    data["group"] = [_flow_group(k, w) for k, w in zip(data["kind"], data["weight"], strict=True)]
+    share = 1.0 / (data["size"] + 1.0) * 2.0 * data["size"]
+    data["ideal"] = np.where(data["kind"] == "tcp", share, share * data["weight"])
+    mixes_found = list(dict.fromkeys(data["mix"]))
+    pick = alt.param(name="pick_mix", value=mixes_found[0],
+                     bind=alt.binding_select(options=mixes_found, name="mix "))  # fmt: skip
+    x = alt.X("flows:Q", title="N (flows of each kind)", scale=alt.Scale(type="log", base=2))
+    y = alt.Y("normalised:Q", title="throughput / (capacity / 2N)")
+    colour = alt.Color("group:N", title=None, sort=None)
+    base = alt.Chart(data).transform_filter("datum.mix == pick_mix")
+    dots = (
+        base.mark_circle(size=18, opacity=0.5)
+        .encode(
+            x=x,
+            y=y,
+            color=colour,
+            tooltip=["group:N", "flows:Q", alt.Tooltip("normalised:Q", format=".2f")],
+        )
+        .add_params(pick)
+    )
+    mean = base.mark_line(strokeDash=[5, 4]).encode(x=x, y="mean(normalised):Q", color=colour)
+    ideal = base.mark_line(strokeDash=[1, 3]).encode(x=x, y="mean(ideal):Q", color=colour)
+    chart = alt.layer(dots, mean, ideal).properties(width=420, height=260)
+    groups = data.groupby(["mix", "group"], sort=False)[["normalised", "ideal"]].mean()
+    per = "; ".join(
+        f"{mix}: "
+        + ", ".join(
+            f"{group} {row['normalised']:.2f} (ideal {row['ideal']:.2f})"
+            for group, row in groups.loc[mix].iterrows()
+        )
+        for mix in mixes_found
+    )
+    return describe(
+        chart,
+        "The thesis's Figs. 5.12-5.17, with a drop-down for the mix: every flow's throughput "
+        f"over capacity / (2N) against N = {_listed(data['flows'])} (log scale), TCP and each "
+        "weight of the mix in its own colour, their means dashed and the ideals (2m/(m + 1) "
+        "for TCP, 2mw/(m + 1) for weight w in a mix of m weights) dotted. Mean over all "
+        f"flows and N: {per}.",
     )
 
 

@@ -2,10 +2,10 @@
 cycle through a mix summing to 1, on a grid of its own.
 
 The computation is :func:`tcplab.chapters.bmc.experiments.mixes`; this module gives it the
-grid the book ships (two of the thesis's four pairs and Fig. 5.16's quadruple, N up to 16),
-so that the chapter's other experiments keep their parameters. The thesis's Fig. 5.16 text
-lists the weights 3/18, 4/18, 5/18 and 5/18, which sum to 17/18; weights must sum to 1
-(eq. 3.1), so we take 3/18, 4/18, 5/18, 6/18.
+thesis's grid (its four pairs of Figs. 5.12-5.15 for N = 2 to 64 and the quadruples of
+Figs. 5.16 and 5.17 for N = 4 to 64), so that the chapter's other experiments keep theirs.
+The thesis's Fig. 5.16 text lists the weights 3/18, 4/18, 5/18 and 5/18, which sum to
+17/18; weights must sum to 1 (eq. 3.1), so we take 3/18, 4/18, 5/18, 6/18.
 """
 
 from __future__ import annotations
@@ -22,12 +22,8 @@ __all__ = ["MixesParams", "mixes", "mix_ratios"]
 
 @dataclass(frozen=True)
 class MixesParams(BmcParams):
-    """:class:`BmcParams` with the shipped grid of Figs. 5.12-5.17."""
-
-    pairs: tuple[tuple[float, ...], ...] = ((3 / 5, 2 / 5), (4 / 5, 1 / 5))
-    pair_flows: tuple[int, ...] = (2, 4, 8, 16)
-    quads: tuple[tuple[float, ...], ...] = ((3 / 18, 4 / 18, 5 / 18, 6 / 18),)
-    quad_flows: tuple[int, ...] = (4, 8, 16)
+    """:class:`BmcParams` with the thesis's grid of Figs. 5.12-5.17 (its defaults: four
+    pairs for N = 2 to 64, two quadruples for N = 4 to 64)."""
 
     @classmethod
     def quick(cls) -> MixesParams:
