@@ -300,3 +300,19 @@ def test_the_shipped_ns3_rto_runs_are_the_grid_s_delayed_ack_runs_unchanged(ship
     assert ((table["rto_at_floor"] >= 0) & (table["rto_at_floor"] <= 1)).all()
     assert (table["rto_median_s"] >= table["min_rto_ms"] / 1e3 - 1e-12).all()
     assert (table["rto_ticks"] == 30 * 4000).all()  # 30 senders, 40 s every 10 ms
+    # the probe sees every time-out dumbbell.py counts (each doubling of an RTO)
+    assert (table["timeouts_seen"] == table["rto_doublings"]).all()
+    shares = ["timeouts_one_outstanding", "timeouts_window_one", "timeouts_in_open_state"]
+    assert ((table[shares] >= 0) & (table[shares] <= 1)).all().all()
+    assert (table["timeout_rto_median_s"] >= table["min_rto_ms"] / 1e3 - 1e-12).all()
+
+
+def test_every_rto_number_the_appendix_quotes_is_finite():
+    import math
+
+    from tcplab.chapters.ns3.rto import ns3_rto_numbers, rto_numbers
+
+    numbers = {**rto_numbers("quick"), **ns3_rto_numbers()}
+    assert all(math.isfinite(v) for v in numbers.values()), numbers
+    shares = [k for k in numbers if "at_floor" in k or "timeouts_" in k]
+    assert shares and all(0 <= numbers[k] <= 1 for k in shares)

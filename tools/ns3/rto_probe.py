@@ -6,10 +6,13 @@ The appendix asks whether ns-3's RTO sits on its floor more often than tcplab's 
 receivers delay their ACKs. This probe runs the grid's delayed-ACK scenarios with 30 SACK
 connections (the matched 200 ms floor and the probe's 400 ms) exactly as
 ``tools/ns3/dumbbell.py`` runs them (it imports that script and calls its ``run``), and from
-the end of the warm-up reads every sender's RTO and smoothed RTT every 10 ms. ns-3 keeps the
-RTO in a protected member of ``TcpSocketBase``; a small C++ helper reads it through a
-pointer to member. Each run prints one JSON line: dumbbell.py's results plus ``rto_samples``
-and ``srtt_samples`` (seconds, one per sender and tick, senders in node order).
+the end of the warm-up reads every sender's RTO and smoothed RTT every 10 ms, and at each
+time-out (each doubling of the RTO, as dumbbell.py counts them) what the sender had
+outstanding (HighData - SND.UNA, in segments), its window and congestion state before the
+time-out acts, and the RTO that expired. ns-3 keeps these in protected members of
+``TcpSocketBase``; a small C++ helper reads them through pointers to members. Each run prints
+one JSON line: dumbbell.py's results plus the samples (``rto_samples``, ``srtt_samples``:
+seconds, one per sender and tick, senders in node order; ``timeout_*``: one per time-out).
 
 With ``--ns3-python`` (tcplab's Python) the script is the driver: it runs itself under ns-3's
 Python in a fresh empty directory, one scenario per process, and stores the samples' summary
@@ -60,17 +63,34 @@ struct Peek : public TcpSocketBase {  // never built: it only names the protecte
         Ptr<TcpSocketState> TcpSocketBase::*tcb = &Peek::m_tcb;
         return ((*s).*tcb)->m_srtt.Get().GetSeconds();
     }
+    static Ptr<TcpSocketState> Tcb(Ptr<TcpSocketBase> s) {
+        Ptr<TcpSocketState> TcpSocketBase::*tcb = &Peek::m_tcb;
+        return (*s).*tcb;
+    }
+    static double Outstanding(Ptr<TcpSocketBase> s) {  // HighData - SND.UNA, in segments
+        Ptr<TcpTxBuffer> TcpSocketBase::*tx = &Peek::m_txBuffer;
+        Ptr<TcpSocketState> tcb = Tcb(s);
+        return double(tcb->m_highTxMark.Get() - ((*s).*tx)->HeadSequence()) / tcb->m_segmentSize;
+    }
 };
+struct RtoSampler;
+void OnRto(RtoSampler* sampler, uint32_t i, Time from, Time to);
 struct RtoSampler {
     std::vector<Ptr<TcpSocketBase>> sockets;
     std::vector<double> rto, srtt;
+    std::vector<double> out_flight, out_cwnd, out_rto;  // at each time-out, before it acts
+    std::vector<int> out_state;
     double step = 0.01;
     void Start() {
         for (auto it = NodeList::Begin(); it != NodeList::End(); ++it) {
             for (uint32_t j = 0; j < (*it)->GetNApplications(); ++j) {
                 Ptr<BulkSendApplication> app =
                     DynamicCast<BulkSendApplication>((*it)->GetApplication(j));
-                if (app) { sockets.push_back(DynamicCast<TcpSocketBase>(app->GetSocket())); }
+                if (!app) { continue; }
+                Ptr<TcpSocketBase> s = DynamicCast<TcpSocketBase>(app->GetSocket());
+                s->TraceConnectWithoutContext(
+                    "RTO", MakeBoundCallback(&OnRto, this, uint32_t(sockets.size())));
+                sockets.push_back(s);
             }
         }
         Sample();
@@ -80,6 +100,18 @@ struct RtoSampler {
         Simulator::Schedule(Seconds(step), &RtoSampler::Sample, this);
     }
 };
+// a time-out doubles the RTO (dumbbell.py counts these); ReTxTimeout doubles it before it
+// sets the window to one segment, so the window and the state read here are those it found
+void OnRto(RtoSampler* sampler, uint32_t i, Time from, Time to) {
+    if (from.IsStrictlyPositive() && to.GetNanoSeconds() >= 2 * from.GetNanoSeconds()) {
+        Ptr<TcpSocketBase> s = sampler->sockets[i];
+        Ptr<TcpSocketState> tcb = Peek::Tcb(s);
+        sampler->out_flight.push_back(Peek::Outstanding(s));
+        sampler->out_cwnd.push_back(double(tcb->m_cWnd.Get()) / tcb->m_segmentSize);
+        sampler->out_rto.push_back(from.GetSeconds());
+        sampler->out_state.push_back(int(tcb->m_congState.Get()));
+    }
+}
 }
 """
     )
@@ -104,6 +136,10 @@ struct RtoSampler {
     out = dumbbell.run(params)
     out["rto_samples"] = list(sampler.rto)
     out["srtt_samples"] = list(sampler.srtt)
+    out["timeout_outstanding"] = list(sampler.out_flight)
+    out["timeout_cwnd"] = list(sampler.out_cwnd)
+    out["timeout_rto"] = list(sampler.out_rto)
+    out["timeout_state"] = list(sampler.out_state)
     return out
 
 
@@ -122,6 +158,10 @@ def summary(row: dict) -> dict:
     import numpy as np
 
     rto, srtt = np.asarray(row.pop("rto_samples")), np.asarray(row.pop("srtt_samples"))
+    outstanding = np.asarray(row.pop("timeout_outstanding"))
+    cwnd = np.asarray(row.pop("timeout_cwnd"))
+    timeout_rto = np.asarray(row.pop("timeout_rto"))
+    open_state = np.asarray(row.pop("timeout_state")) == 0  # TcpSocketState::CA_OPEN
     row.pop("per_flow_mbps", None)
     floor = row["min_rto_ms"] / 1e3
     known = srtt > 0  # a sender with no RTT sample yet reports 0
@@ -133,6 +173,11 @@ def summary(row: dict) -> dict:
         "rto_median_s": float(np.median(rto)),
         "rto_p90_s": float(np.percentile(rto, 90)),
         "srtt_median_s": float(np.median(srtt)),
+        "timeouts_seen": int(len(outstanding)),
+        "timeouts_one_outstanding": float(np.mean(outstanding <= 1.0)),
+        "timeouts_window_one": float(np.mean(cwnd <= 1.0)),
+        "timeouts_in_open_state": float(np.mean(open_state)),
+        "timeout_rto_median_s": float(np.median(timeout_rto)),
     }
 
 

@@ -28,7 +28,7 @@ from tcplab.packet.dumbbell import Dumbbell
 from tcplab.packet.setup import streams
 
 from .experiments import setup_of
-from .grid import Scenario
+from .grid import PROBE_MIN_RTO_MS, Scenario
 
 __all__ = ["NS3_RTO_TABLE", "RtoProfile", "ns3_rto_numbers", "ns3_rto_table", "rto_numbers",
            "rto_profile"]  # fmt: skip
@@ -127,12 +127,33 @@ def ns3_rto_table() -> tuple[pd.DataFrame, dict[str, Any]]:
 
 
 def ns3_rto_numbers() -> dict[str, float]:
-    """What the appendix quotes of ns-3's RTO at the matched 200 ms floor with delayed ACKs
-    (means over its seeds): as :func:`rto_numbers` for tcplab."""
+    """What the appendix quotes of ns-3's RTO at the matched 200 ms floor with delayed ACKs:
+    as :func:`rto_numbers` for tcplab (means over its seeds), and of its time-outs the shares
+    that found one packet outstanding, a window of one packet, the open state (no recovery
+    under way), over all its runs' time-outs, and the expired RTO (mean of the runs'
+    medians); and the share of one packet outstanding at the probe's floor."""
     table, _ = ns3_rto_table()
     runs = table[table["min_rto_ms"] == 200.0]
+    probe = table[table["min_rto_ms"] == PROBE_MIN_RTO_MS]
     return {
         "ns3_rto_at_floor": float(runs["rto_at_floor"].mean()),
         "ns3_rto_median_ms": 1e3 * float(runs["rto_median_s"].mean()),
         "ns3_srtt_median_ms": 1e3 * float(runs["srtt_median_s"].mean()),
+        "ns3_timeouts_one_outstanding": float(
+            (runs["timeouts_one_outstanding"] * runs["timeouts_seen"]).sum()
+            / runs["timeouts_seen"].sum()
+        ),
+        "ns3_timeouts_window_one": float(
+            (runs["timeouts_window_one"] * runs["timeouts_seen"]).sum()
+            / runs["timeouts_seen"].sum()
+        ),
+        "ns3_timeouts_in_open_state": float(
+            (runs["timeouts_in_open_state"] * runs["timeouts_seen"]).sum()
+            / runs["timeouts_seen"].sum()
+        ),
+        "ns3_timeout_rto_median_ms": 1e3 * float(runs["timeout_rto_median_s"].mean()),
+        "ns3_probe_timeouts_one_outstanding": float(
+            (probe["timeouts_one_outstanding"] * probe["timeouts_seen"]).sum()
+            / probe["timeouts_seen"].sum()
+        ),
     }
