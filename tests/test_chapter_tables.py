@@ -142,8 +142,11 @@ def _bmc() -> dict[str, Table]:
 
     return {
         "red": bmc.red_table(sensitivity.red_table(data("bmc-red"))),
+        "explain": bmc.explain_table(claims.explain_table(data("bmc-explain"))),
         "examples": bmc.examples_table(claims.examples_table(data("bmc-examples"))),
         "compare": bmc.compare_table(compare.compare_table(data("bmc-compare"))),
+        "order": bmc.order_table(data("bmc-order")),
+        "jk": bmc.jk_table(data("bmc-jk")),
     }
 
 

@@ -35,6 +35,12 @@ EXPERIMENTS = (
         "Figs. 5.12-5.18: weights summing to 1 against TCP, per flow",
     ),
     Experiment(
+        "bmc-explain",
+        f"{_AIMD}:explain",
+        _PARAMS,
+        "The thesis's explanations tested: seeds and long runs at small N, 4x the rate at large N",
+    ),
+    Experiment(
         "bmc-red",
         "tcplab.chapters.bmc.sensitivity:red",
         "tcplab.chapters.bmc.sensitivity:RedParams",
@@ -51,6 +57,18 @@ EXPERIMENTS = (
         f"{_PM}:manager",
         _PARAMS,
         "The proportion manager over time: weights and Twr, fluid and packet",
+    ),
+    Experiment(
+        "bmc-jk",
+        f"{_PM}:jk",
+        _PARAMS,
+        "The proportion manager's convergence and stability against J and K, fluid and packet",
+    ),
+    Experiment(
+        "bmc-order",
+        f"{_PM}:order",
+        _PARAMS,
+        "How often one J-second measurement orders two subflows' Twr wrongly, against J",
     ),
     Experiment(
         "bmc-compare",

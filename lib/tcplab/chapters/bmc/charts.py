@@ -36,6 +36,7 @@ __all__ = [
     "per_flow_chart",
     "fig518_chart",
     "mixes_per_flow_chart",
+    "jk_chart",
     "fig33_chart",
     "manager_chart",
     "fluid_grid_chart",
@@ -374,6 +375,36 @@ def mixes_per_flow_chart(mixes: pd.DataFrame) -> alt.LayerChart | alt.FacetChart
         "weight of the mix in its own colour, their means dashed and the ideals (2m/(m + 1) "
         "for TCP, 2mw/(m + 1) for weight w in a mix of m weights) dotted. Mean over all "
         f"flows and N: {per}.",
+    )
+
+
+def jk_chart(jk: pd.DataFrame) -> alt.HConcatChart:
+    """The fluid proportion manager against K (J = 1 s: J only sets the time scale): the
+    periods until D1 first comes near its fixed set (left) and D1's standard deviation over
+    the second half (right), one line per scenario."""
+    fluid = jk[jk["model"] == "fluid"][["scenario", "k", "reach_s", "sd_d1"]]
+    x = alt.X("k:Q", title="K")
+    colour = alt.Color("scenario:N", title="scenario")
+    base = alt.Chart(fluid).mark_line(point=True)
+    left = base.encode(
+        x=x, y=alt.Y("reach_s:Q", title="periods to reach the fixed set"), color=colour,
+        tooltip=["scenario:N", "k:Q", "reach_s:Q"],
+    ).properties(width=260, height=220)  # fmt: skip
+    right = base.encode(
+        x=x, y=alt.Y("sd_d1:Q", title="std. dev. of D1, 2nd half"), color=colour,
+        tooltip=["scenario:N", "k:Q", alt.Tooltip("sd_d1:Q", format=".3f")],
+    ).properties(width=260, height=220)  # fmt: skip
+    per = "; ".join(
+        f"{name}: {_span(part['reach_s'], '.0f')} periods, standard deviation "
+        f"{_span(part['sd_d1'], '.3f')}"
+        for name, part in fluid.groupby("scenario", sort=False)
+    )
+    return describe(
+        alt.hconcat(left, right),
+        "The fluid proportion manager against K = "
+        f"{_span(fluid['k'], '.2f')}, two charts, one line per scenario. Left: the periods "
+        "until the first weight comes near its fixed set; right: its standard deviation over "
+        "the second half of the run. Over K: " + per + ".",
     )
 
 

@@ -54,6 +54,9 @@ TABLES = (
     "bmc-manager",
     "bmc-compare",
     "bmc-red",
+    "bmc-explain",
+    "bmc-jk",
+    "bmc-order",
 )
 #: claims where the book shows the thesis's number cannot hold
 EXPECTED_VERDICTS: dict[str, bool] = {
@@ -73,6 +76,14 @@ EXPECTED_VERDICTS: dict[str, bool] = {
     "fig518_4/5 + 1/5": False,
     "fig518_1/6 + 2/9 + 5/18 + 1/3": False,
     "fig518_1/10 + 3/10 + 3/10 + 3/10": False,
+    # the thesis's small-N explanation, tested: over six seeds of 100 s the D = 1/5 flows are
+    # below D at N = 1, 2, 4 (a bias of the 100 s run, not the noise of one), and the long
+    # runs bring them back to D (``explain_long_D1/5`` agrees)
+    "explain_small_D1/5": False,
+    # weights 2/5, 3/5 (fluid Twr 9% apart): the misordered share falls only from 0.43 to
+    # 0.35 between J = 0.5 and 50 s, and 40 measurements of 50 s cannot tell that apart
+    # (the chapter says so); at 1/2, 1/2 (20% apart) it falls from 0.32 to 0.03
+    "order_larger_j_2/5": False,
 }
 #: the quick grid (N = 2 and 8 on a 10 Mb/s link) has no N of 32 or more, so the weights it
 #: has agree with D there: the verdicts above that fail on the whole grid come from N >= 32
@@ -80,14 +91,19 @@ QUICK_VERDICTS = {
     "fig510_D1/5": True,
     "fig518_2/3 + 1/3": True,
     "fig518_1/6 + 2/9 + 5/18 + 1/3": True,
+    # 40 s cut into 8 measurements of 5 s cannot show the fall of the misordered share
+    "order_larger_j_1/2": False,
 }
-#: ... and of the thesis's weights and mixes only 1/2, 1/5, 2/3 + 1/3 and Fig. 5.16's
+#: ... and of the thesis's weights and mixes only 1/2, 1/5, 2/3 + 1/3 and Fig. 5.16's; its
+#: explanations run D = 1/2 only at small N, and the order experiment weights 1/2, 1/2 only
 QUICK_ABSENT = (
     "fig510_D3/4",
     "fig510_D1/3",
     "fig510_D1/4",
     "fig518_4/5 + 1/5",
     "fig518_1/10 + 3/10 + 3/10 + 3/10",
+    "explain_small_D1/5",
+    "order_larger_j_2/5",
 )
 SIGMAS = 3.0  # tolerance of a measured ratio, in standard errors
 EXACT = 1e-9  # closed forms and the fluid model
@@ -293,24 +309,32 @@ def _explain(table: pd.DataFrame) -> dict[str, Claim]:
             + f" and {part['replica'].nunique()} seeds",
             "Sec. 5.1", float(d), float(values.mean()), SIGMAS * se,
         )  # fmt: skip
+    long = found[found["case"] == "long"]
+    for d, part in long.groupby("D", sort=False):
+        se = math.sqrt(float((part["ratio_se"] ** 2).sum())) / len(part)
+        out[f"explain_long_D{label(d)}"] = Claim(
+            f"Small N over long runs, D = {label(d)}: AIMD/TCP from the warm-up on, mean over "
+            "N = " + ", ".join(str(n) for n in part["flows"]),
+            "Sec. 5.1", float(d), float(part["ratio"].mean()), SIGMAS * se,
+        )  # fmt: skip
     large = found[found["case"] == "large"]
     rates = sorted(large["rate_mbps"].unique())
     if len(rates) > 1:
         slow = large[large["rate_mbps"] == rates[0]].set_index(["D", "flows"])
         fast = large[large["rate_mbps"] == rates[-1]].set_index(["D", "flows"])
         fewer = bool((fast["aimd_timeout_share"] < slow["aimd_timeout_share"]).all())
-        closer = ((fast["ratio"] - fast.index.get_level_values("D")).abs()
-                  < (slow["ratio"] - slow.index.get_level_values("D")).abs())  # fmt: skip
+        d = fast.index.get_level_values("D").to_numpy()
+        not_above = bool((fast["ratio"] <= d + SIGMAS * fast["ratio_se"]).all())
         out["explain_large_timeouts"] = yes_no(
             f"Large N at {rates[-1]:g} instead of {rates[0]:g} Mb/s: a smaller share of the "
             "weighted flows' loss events are time-outs",
             "Sec. 5.1", True, fewer,
         )  # fmt: skip
-        out["explain_large_closer"] = yes_no(
-            "... and the ratio is closer to D in every case (N = "
+        out["explain_large_not_above"] = yes_no(
+            "... and the ratio is nowhere above D by more than three standard errors (N = "
             + ", ".join(str(n) for n in sorted(large["flows"].unique()))
             + "), as the time-out explanation predicts",
-            "Sec. 5.1", True, bool(closer.all()),
+            "Sec. 5.1", True, not_above,
         )  # fmt: skip
     return out
 
@@ -430,7 +454,7 @@ def _order(table: pd.DataFrame) -> dict[str, Claim]:
     measurements (more than half, where the manager's step goes the right way more often
     than not) order the subflows right."""
     out: dict[str, Claim] = {}
-    better, enough = [], []
+    enough = []
     for _, part in table.groupby("weights", sort=False):
         part = part.sort_values("j_s")
         first, last = part.iloc[0], part.iloc[-1]
@@ -438,16 +462,18 @@ def _order(table: pd.DataFrame) -> dict[str, Claim]:
             _binomial_se(float(first["misordered"]), float(first["periods"])),
             _binomial_se(float(last["misordered"]), float(last["periods"])),
         )
-        better.append(float(last["misordered"]) + gap < float(first["misordered"]))
+        if len(part) > 1:
+            d1 = float(first["d1"])
+            out[f"order_larger_j_{label(d1)}"] = yes_no(
+                f"The larger J, the more exact (weights {first['weights']}, fluid Twr "
+                f"{100 * float(first['fluid_twr_gap']):.0f}% apart): fewer misordered "
+                f"measurements at J = {last['j_s']:g} s than at {first['j_s']:g} s",
+                "Sec. 3.2", True,
+                float(last["misordered"]) + gap < float(first["misordered"]),
+            )  # fmt: skip
         holding = part[part["j_s"] >= part["epoch_s"]]
         if len(holding):
             enough.append(float(holding.iloc[0]["misordered"]) < 0.5)
-    if len(table["j_s"].unique()) > 1:
-        out["order_larger_j"] = yes_no(
-            "The larger J, the more exact: fewer misordered Twr measurements at J = "
-            f"{table['j_s'].max():g} s than at {table['j_s'].min():g} s (3 standard errors)",
-            "Sec. 3.2", True, all(better),
-        )  # fmt: skip
     if enough:
         out["order_one_epoch"] = yes_no(
             "J of one congestion epoch orders the two subflows right in most measurements",
@@ -508,9 +534,12 @@ def chapter_claims(tables: Mapping[str, pd.DataFrame], k: float = BmcParams.k) -
         **_response(tables["bmc-response"]),
         **_competition(tables["bmc-competition"]),
         **_weighted(tables["bmc-weighted"]),
+        **_explain(tables["bmc-explain"]),
         **_mixes(tables["bmc-mixes"]),
         **_fluid_examples(),
         **_manager(tables["bmc-manager"], k),
+        **_jk(tables["bmc-jk"]),
+        **_order(tables["bmc-order"]),
     }
 
 
@@ -535,6 +564,9 @@ def chapter_numbers(
     packet_d1 = packet_pool[packet_pool["period"] >= packet_pool["period"].max() / 2]["weight"]
     return {
         **_grid_numbers(tables),
+        **_explain_numbers(tables["bmc-explain"]),
+        **_order_numbers(tables["bmc-order"]),
+        **_jk_numbers(tables["bmc-jk"]),
         "small_n": int(fig510["flows"].min()),
         "large_n": int(fig510["flows"].max()),
         "small_n_loss_pct_min": 100 * float(smallest["loss_event_rate"].min()),
@@ -643,6 +675,38 @@ def _order_numbers(table: pd.DataFrame) -> dict[str, float | str]:
     }
 
 
+def _jk_numbers(table: pd.DataFrame) -> dict[str, float | str]:
+    """The prose's summary of ``bmc-jk``'s packet runs: D1's standard deviation over the
+    second half and the first time it comes near the fluid fixed set, at the ends of the K
+    sweep (at the chapter's J) and of the J sweep (at its K), means over both scenarios and
+    the seeds."""
+    packet = table[table["model"] == "packet"]
+    j0, k0 = BmcParams.j_s, BmcParams.k
+
+    def ends(part: pd.DataFrame, by: str, unit: str) -> str:
+        means = part.groupby(by)[["sd_d1", "reach_s"]].mean().sort_index()
+        if len(means) < 2:
+            return f"one {by} only"
+        lo, hi = means.index[0], means.index[-1]
+        name = "K" if by == "k" else "J"
+        return (
+            f"{name} from {lo:g}{unit} to {hi:g}{unit}: D1's standard deviation over the "
+            f"second half {means['sd_d1'].iloc[0]:.3f} and {means['sd_d1'].iloc[-1]:.3f}, first "
+            f"near the fixed set after {means['reach_s'].iloc[0]:.0f} and "
+            f"{means['reach_s'].iloc[-1]:.0f} s"
+        )
+
+    by_k = ends(packet[np.isclose(packet["j_s"], j0)], "k", "")
+    by_j = ends(packet[np.isclose(packet["k"], k0)], "j_s", " s")
+    return {
+        "jk_packet_runs": int(packet.groupby(["scenario", "j_s", "k"])["replica"].count().max())
+        if len(packet)
+        else 0,
+        "jk_packet_summary": f"at J = {j0:g} s, {by_k}; at K = {k0:g}, {by_j} (means over both "
+        "scenarios and the seeds)",
+    }
+
+
 def _words(items: list[str]) -> str:
     """``a, b and c``."""
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
@@ -662,6 +726,39 @@ THESIS_EXAMPLES = {
     ("pooling", "D = 1/3, 2/3", "s2"): 6.0,
     ("pooling", "D = 1/3, 2/3", "s3"): 6.0,
 }
+
+
+def _worked(table: pd.DataFrame) -> dict[str, Claim]:
+    """The thesis's worked examples in the packet model (``bmc-worked``: several seeds at
+    fixed weights). The thesis's numbers assume full links; RED leaves ours partly idle, so
+    each source is compared as its share of what the case's sources get together (the
+    thesis's Mb/s over their sum), per run, mean over the runs. Tolerance: three standard
+    errors over the runs (with four runs, a false alarm in about 6% of rows if the shares are
+    normal: Student's t with 3 degrees of freedom)."""
+    packet = table[table["model"] == "packet"]
+    per_run = packet.groupby(["scenario", "case", "replica", "source"], sort=False)["mbps"].sum()
+    shares = per_run / per_run.groupby(["scenario", "case", "replica"]).transform("sum")
+    out: dict[str, Claim] = {}
+    cases = dict.fromkeys((s, c) for s, c, _ in THESIS_EXAMPLES)
+    for scenario, case in cases:
+        paper = {src: v for (s, c, src), v in THESIS_EXAMPLES.items() if (s, c) == (scenario, case)}
+        total = sum(paper.values())
+        for source, mbps in paper.items():
+            try:
+                values = shares.xs((scenario, case, source), level=["scenario", "case", "source"])
+            except KeyError:
+                continue
+            runs = values.to_numpy(dtype=float)
+            if len(runs) < 2:
+                continue
+            se = float(runs.std(ddof=1) / math.sqrt(len(runs)))
+            where = "Sec. 3.2" if scenario == "shared" else "Sec. 4.1"
+            out[f"worked_{scenario}_{case}_{source}"] = Claim(
+                f"{'Figs. 3.1-3.2' if scenario == 'shared' else 'Fig. 4.1'}, {case}: {source}'s "
+                f"share of the sources' total, packet model, {len(runs)} runs",
+                where, mbps / total, float(runs.mean()), SIGMAS * se,
+            )  # fmt: skip
+    return out
 
 
 def examples_table(examples: pd.DataFrame) -> pd.DataFrame:
