@@ -24,7 +24,9 @@ TABLES = ("lee-transfers",)
 SOURCE = "Lee et al. 2012"
 
 EXPECTED_VERDICTS = {
-    "saturation": True,
+    # with the paper's 100 repetitions the shared path's median at 50 flows is 1.26 times that
+    # at 30 (with 40 repetitions it was 1.17): the aggregate is still growing at 50 flows
+    "saturation": False,
     "growth": True,
     "flat per flow": True,
     "clusters": True,
@@ -32,8 +34,10 @@ EXPECTED_VERDICTS = {
 }
 #: the quick grid's three repetitions at 50 flows: the shaped path's flows with a time-out run
 #: at about two thirds of the others' median (0.66 with seed 0), not below 0.6 as in the full
-#: data (0.42): too few repetitions to separate the clusters as clearly
-QUICK_VERDICTS = {"clusters": False}
+#: data (0.43): too few repetitions to separate the clusters as clearly. The quick grid's
+#: shared path: its medians at 30 and 50 flows (0.56 and 0.54 of the link with seed 0) come from
+#: three repetitions each, and happen to be level
+QUICK_VERDICTS = {"clusters": False, "saturation": True}
 
 
 def _medians(table: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
@@ -95,7 +99,15 @@ def chapter_numbers(tables: Mapping[str, pd.DataFrame], scale: str) -> dict[str,
     table = tables["lee-transfers"]
     top = int(table["flows"].max())
     numbers["top_flows"] = float(top)
+    shared = agg["shared"]
+    numbers["shared_gain_30_top"] = float(shared[top] / shared[30] - 1.0)
+    before = int(shared.index[-2])  # the next-largest number of flows (40 in the full data)
+    numbers["shared_before_top"] = float(before)
+    numbers["shared_gain_before_top"] = float(shared[top] / shared[before] - 1.0)
     numbers["repetitions"] = float(table["repetition"].nunique())
+    runs = table.groupby(["path", "flows", "repetition"])["completion_s"]
+    numbers["all_repetitions"] = float(runs.ngroups)
+    numbers["failed_repetitions"] = float(runs.apply(lambda s: s.isna().any()).sum())
     c = clusters(table, top).set_index("path").loc["shaped"]
     numbers["shaped_timeout_share"] = float(c["share_with_timeout"])
     numbers["shaped_slow_kBps"] = float(c["median_with_timeout"]) / 1e3
