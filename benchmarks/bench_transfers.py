@@ -2,8 +2,8 @@
 
 Run from the repository root with ``python benchmarks/bench_transfers.py`` (``--panel`` for
 the live panel only). Times one repetition of each path model at each number of flows on this
-core (CPU seconds), then prices the book's grid (``TransfersParams()``) and the paper's 100
-repetitions on two cores. Then the live panel's redraw (wall seconds): one traced repetition
+core (CPU seconds), then prices the book's grid (``TransfersParams()``, the paper's 100
+repetitions) on two cores. Then the live panel's redraw (wall seconds): one traced repetition
 (:func:`~tcplab.chapters.lee.panel.transfers_live`) and its chart drawn to SVG, at the panel's
 default settings and at 50 connections; the first SVG (vl-convert starting up) is not
 counted. This is a script, not a test: it asserts nothing about speed.
@@ -39,12 +39,11 @@ def grid() -> None:
             cpu = time.process_time() - began
             per_set += cpu
             print(f"{name:>7} {n:>3} flows: {cpu:6.2f} CPU s")
-    for label, reps in (("book", params.repetitions), ("paper", 100)):
-        wall = per_set * reps / CORES
-        print(
-            f"{label} grid ({reps} repetitions): about {wall:.0f} s on {CORES} free cores "
-            f"(budget {BUDGET_S} s)"
-        )
+    wall = per_set * params.repetitions / CORES
+    print(
+        f"book grid ({params.repetitions} repetitions): about {wall:.0f} s on {CORES} free "
+        f"cores (budget {BUDGET_S} s)"
+    )
 
 
 def redraws() -> None:

@@ -7,7 +7,14 @@ import math
 import pandas as pd
 import pytest
 
-from tcplab.chapters.lee.analysis import aggregates, clusters, meeting, per_flow
+from tcplab.chapters.lee.analysis import (
+    aggregates,
+    clusters,
+    growth,
+    meeting,
+    per_flow,
+    saturation_curves,
+)
 
 
 def _table() -> pd.DataFrame:
@@ -37,3 +44,26 @@ def test_meeting_uses_theorem1_and_the_probes() -> None:
     assert out.loc[10, "altman"] == pytest.approx(1 - 1 / 31)  # 1 - 1/(1 + 3N)
     assert out.loc[10, "lu"] == pytest.approx(0.6) and out.loc[20, "lu"] == pytest.approx(0.8)
     assert out.loc[30, "measured"] == pytest.approx(0.9)
+
+
+def test_saturation_curves_and_growth_by_hand() -> None:
+    rows = []
+    # path q: at 10 flows two repetitions (last completions 2 s and 4 s; medians 1 s and 2 s),
+    # at 20 flows one (all done at 1 s); every transfer 1 MB; 3 transfers in 10 at 10 flows
+    # had a time-out
+    for rep, (fast, slow) in enumerate(((1.0, 2.0), (2.0, 4.0))):
+        for i in range(10):
+            t = slow if i == 9 else fast
+            rows.append({"path": "q", "flows": 10, "repetition": rep, "transfer": i,
+                         "completion_s": t, "bytes": 1e6, "timeouts": int(i < 3)})  # fmt: skip
+    for i in range(20):
+        rows.append({"path": "q", "flows": 20, "repetition": 0, "transfer": i,
+                     "completion_s": 1.0, "bytes": 1e6, "timeouts": 0})  # fmt: skip
+    curves = saturation_curves(pd.DataFrame(rows), 20e6).set_index("flows")
+    # aggregates at 10 flows: 10 MB / 2 s and 10 MB / 4 s; median 3.75 MB/s of 20 MB/s
+    assert curves.loc[10, "share"] == pytest.approx((5e6 + 2.5e6) / 2 / 20e6)
+    assert curves.loc[20, "share"] == pytest.approx(1.0)
+    assert curves.loc[10, "straggle"] == pytest.approx(2.0)  # 2/1 and 4/2
+    assert curves.loc[10, "with_timeout"] == pytest.approx(0.3)
+    g = growth(curves.reset_index()).iloc[0]
+    assert (g["top"], g["growth"]) == (20, pytest.approx(1.0 / 0.1875))

@@ -26,3 +26,12 @@ def test_charts_carry_a_description(table: pd.DataFrame) -> None:
     assert (
         "Altman Theorem 1" in charts.meeting_chart(table, "shared", 12.5e6).to_dict()["description"]
     )
+
+
+def test_the_saturation_chart_describes_each_variant(table: pd.DataFrame) -> None:
+    from tcplab.chapters.lee.analysis import with_variants
+
+    variants = registry.run("lee-saturation", scale="quick")
+    chart = charts.saturation_chart(with_variants(table, variants), 12.5e6)
+    text = chart.to_dict()["description"]
+    assert "shared (as shipped)" in text and "SACK, no cross traffic" in text

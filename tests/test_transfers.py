@@ -66,6 +66,25 @@ def test_bytes_delivered_equal_bytes_asked() -> None:
     assert delivered_bytes(82, 123_457) == 123_000  # 82 full packets, not the remainder
 
 
+@pytest.mark.parametrize("tcp", ["newreno", "sack"])
+def test_one_transfer_alone_on_the_shared_path_by_hand(tcp: str) -> None:
+    # 100 packets, no cross traffic, no loss: slow start takes 7 rounds (1 + 2 + ... + 64 =
+    # 127 >= 100) of 49 ms; on top, the start jitter (at most 1 ms) and at most every
+    # packet's serialisation at 100 Mb/s (120 us each)
+    path = path_model("shared", cross=(0, 0), tcp=tcp)
+    out = run_repetition(Repetition(path, 1, 100 * 1500, 49.0, 5))
+    low = 7 * 0.049
+    assert low <= out["completion_s"][0] <= low + 0.001 + 100 * 1500 * 8 / 100e6
+    assert list(out["bytes"]) == [150_000] and out["timeouts"][0] == 0
+
+
+def test_sack_transfers_deliver_every_byte_under_cross_traffic() -> None:
+    path = path_model("shared", cross=(2, 2), tcp="sack")
+    out = run_repetition(Repetition(path, 5, 123_457, 40.0, 3))
+    assert list(out["bytes"]) == [123_457] * 5
+    assert not any(math.isnan(c) for c in out["completion_s"])
+
+
 def test_completion_ordered_with_sizes() -> None:
     net = Network()
     net.add_link("b", 10.0, 20.0, DropTail(100))
@@ -93,6 +112,11 @@ def test_completion_ordered_with_sizes() -> None:
         (lambda: Repetition(PATHS["shared"], 10, 2_000_000, 0.0, 0), "rtt_ms"),
         (lambda: path_model("shared", shaper_mbps=-1.0), "shaper_mbps"),
         (lambda: path_model("shared", max_window=0), "max_window"),
+        (lambda: path_model("shared", tcp="cubic"), "tcp"),
+        (
+            lambda: Repetition(path_model("shared", tcp="sack"), 1, 1500, 49.0, 0, trace=True),
+            "trace",
+        ),  # fmt: skip
     ],
 )
 def test_bad_input_names_the_parameter(make, word: str) -> None:  # type: ignore[no-untyped-def]
@@ -107,3 +131,16 @@ def test_transfer_sender_needs_a_finite_transfer() -> None:
     net.add_link("line", None, 10.0)
     with pytest.raises(ValueError, match="packets"):
         net.add_connection([["line"]], TcpConfig(), sender=TransferSender)
+
+
+def test_sack_repairs_a_slow_start_overshoot_sooner_than_newreno() -> None:
+    # ten synchronised slow starts overflow the buffer with tens of losses per window; NewReno
+    # repairs one per round trip (RFC 6582), SACK several (RFC 6675): the last SACK transfer
+    # ends sooner
+    ends = {}
+    for tcp in ("newreno", "sack"):
+        path = path_model("shared", cross=(0, 0), tcp=tcp)
+        out = run_repetition(Repetition(path, 10, 600_000, 49.0, 2))
+        assert out["drops"] > 10 * 5  # the overshoot: many losses per connection
+        ends[tcp] = max(out["completion_s"])
+    assert ends["sack"] < ends["newreno"]

@@ -14,4 +14,11 @@ EXPERIMENTS = (
         "Figs. 2-4: 10-50 parallel 2 MB transfers, repeated with fresh cross traffic, "
         "on three path models",
     ),
+    Experiment(
+        "lee-saturation",
+        "tcplab.chapters.lee.saturation:saturation",
+        "SaturationParams",
+        "Why the shared path saturates late: its variants without cross traffic, with a "
+        "BDP buffer, with SACK transfers",
+    ),
 )

@@ -5,7 +5,8 @@ its last byte acknowledged); the aggregate of a repetition is its total bytes ov
 its last completion. A repetition with a failed transfer (not complete by the time limit) is
 left out, as the paper leaves out its failed experiments. :func:`meeting` sets a path's median
 aggregate, as a share of the bottleneck, beside Altman et al.'s Theorem 1 and Lu et al.'s
-two-probe prediction.
+two-probe prediction; :func:`saturation_curves` and :func:`growth` set the shared path beside
+its variants (:mod:`tcplab.chapters.lee.saturation`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,15 @@ import pandas as pd
 from tcplab.theory import altman
 from tcplab.theory.lu import fit_probes
 
-__all__ = ["aggregates", "per_flow", "meeting", "clusters"]
+__all__ = [
+    "aggregates",
+    "per_flow",
+    "meeting",
+    "clusters",
+    "saturation_curves",
+    "growth",
+    "with_variants",
+]
 
 
 def _complete(table: pd.DataFrame) -> pd.DataFrame:
@@ -84,3 +93,56 @@ def clusters(table: pd.DataFrame, flows: int) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows)
+
+
+def saturation_curves(table: pd.DataFrame, capacity_bytes_per_s: float) -> pd.DataFrame:
+    """Per path (or variant) and number of flows: ``share``, the median aggregate over the
+    capacity; ``with_timeout``, the share of transfers that had a time-out; ``straggle``, the
+    median over repetitions of the last completion over the median one (how long the
+    aggregate waits for its slowest transfer)."""
+    done = _complete(table)
+    keys = ["path", "flows", "repetition"]
+    ends = done.groupby(keys, sort=False)["completion_s"]
+    per_rep = pd.DataFrame({"straggle": ends.max() / ends.median()}).reset_index()
+    agg = aggregates(table).merge(per_rep, on=keys)
+    hit = done.assign(hit=done["timeouts"] > 0).groupby(["path", "flows"], sort=False)["hit"]
+    out = agg.groupby(["path", "flows"], sort=False).agg(
+        share=("aggregate_bytes_per_s", "median"), straggle=("straggle", "median")
+    )
+    out["share"] /= capacity_bytes_per_s
+    out["with_timeout"] = hit.mean()
+    return out.reset_index()
+
+
+def growth(curves: pd.DataFrame, low: int = 10) -> pd.DataFrame:
+    """Per path: the share at ``low`` flows and at the most flows, and their ratio (1: the
+    aggregate saturated by ``low`` flows; the paper's pairs: "after about 10")."""
+    rows = []
+    for path, part in curves.groupby("path", sort=False):
+        share = part.set_index("flows")["share"]
+        top = int(share.index.max())
+        rows.append(
+            {
+                "path": path,
+                "share_low": float(share[low]),
+                "share_top": float(share[top]),
+                "top": top,
+                "growth": float(share[top] / share[low]),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def with_variants(transfers: pd.DataFrame, variants: pd.DataFrame) -> pd.DataFrame:
+    """The shared path's rows of ``lee-transfers`` followed by ``lee-saturation``'s variants
+    of it (same columns; the variant's name in ``path``)."""
+    shared = transfers[transfers["path"] == "shared"]
+    return pd.concat([shared, variants], ignore_index=True)
+
+
+def drops_per_transfer(table: pd.DataFrame) -> pd.Series:
+    """Per path and number of flows: the median over repetitions of the bottleneck's drops
+    (cross traffic's included) per transfer."""
+    runs = table.groupby(["path", "flows", "repetition"], sort=False)["drops"].first()
+    per = runs / runs.index.get_level_values("flows")
+    return per.groupby(level=["path", "flows"], sort=False).median()

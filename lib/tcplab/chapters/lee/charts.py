@@ -8,9 +8,15 @@ import pandas as pd
 
 from tcplab.charts import describe
 
-from .analysis import aggregates, meeting, per_flow
+from .analysis import aggregates, meeting, per_flow, saturation_curves
 
-__all__ = ["aggregate_boxes", "per_flow_boxes", "repetitions_chart", "meeting_chart"]
+__all__ = [
+    "aggregate_boxes",
+    "per_flow_boxes",
+    "repetitions_chart",
+    "meeting_chart",
+    "saturation_chart",
+]
 
 
 def _boxes(table: pd.DataFrame, column: str, axis: str, what: str) -> alt.FacetChart:
@@ -91,3 +97,34 @@ def meeting_chart(table: pd.DataFrame, path: str, capacity_bytes_per_s: float) -
         for n, row in wide.iterrows()
     )
     return describe(chart, f"The {path} path's aggregate as a share of the bottleneck: {text}.")
+
+
+def saturation_chart(table: pd.DataFrame, capacity_bytes_per_s: float) -> alt.HConcatChart:
+    """The shared path and its variants: the median aggregate as a share of the bottleneck
+    against the number of flows, beside the share of transfers that had a time-out."""
+    data = saturation_curves(table, capacity_bytes_per_s).rename(columns={"path": "variant"})
+    data["variant"] = data["variant"].replace({"shared": "shared (as shipped)"})
+    colour = alt.Color("variant:N", title="path")
+
+    def one(column: str, title: str) -> alt.Chart:
+        return (
+            alt.Chart(data, width=260, height=220)
+            .mark_line(point=True)
+            .encode(
+                x=alt.X("flows:Q", title="parallel flows"),
+                y=alt.Y(f"{column}:Q", title=title, scale=alt.Scale(domain=[0, 1])),
+                color=colour,
+                tooltip=["variant:N", "flows:Q", alt.Tooltip(f"{column}:Q", format=".2f")],
+            )
+        )
+
+    chart = alt.hconcat(
+        one("share", "median aggregate / bottleneck"),
+        one("with_timeout", "transfers with a time-out"),
+    )
+    text = "; ".join(
+        f"{v}: "
+        + ", ".join(f"{n} flows {s:.2f}" for n, s in zip(part.flows, part.share, strict=True))
+        for v, part in data.groupby("variant", sort=False)
+    )
+    return describe(chart, f"Median aggregate as a share of the bottleneck per variant: {text}.")

@@ -6,7 +6,9 @@ remainder); its sender (:class:`TransferSender`, a :class:`~tcplab.packet.TcpSen
 ``TcpConfig.packets`` set) starts in slow start from the initial window, sends no new data once
 the last packet is out, and records ``completed_at``, the time the last packet is acknowledged.
 A receiver window is ``TcpConfig.max_window`` (at most that many packets in flight); a
-per-connection shaper is a rate-limited access link of the connection's own.
+per-connection shaper is a rate-limited access link of the connection's own. The transfers'
+TCP is NewReno unless the path says ``tcp="sack"`` (RFC 2018/6675 selective acknowledgements,
+:mod:`tcplab.packet.sack`; such transfers record no progress trace).
 
 The path (:class:`PathModel`): every transfer crosses its own access link (the shaper, or a
 pure delay line), then one shared bottleneck (rate, DropTail buffer, one-way delay of half the
@@ -27,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from tcplab.checks import check_choice, check_int, check_range
-from tcplab.packet import DropTail, Network, TcpConfig, TcpSender
+from tcplab.packet import VARIANTS, DropTail, Network, TcpConfig, TcpSender
 from tcplab.packet.sched import Call, call_at
 
 __all__ = [
@@ -111,7 +113,7 @@ class PathModel:
     ``shaper_mbps`` (None: none), and the cross traffic: ``cross`` = (fewest, most)
     connections, each adding an RTT uniform in ``cross_extra_ms`` to the path's, with receiver
     window ``cross_window`` packets, started uniformly in the ``warmup`` seconds before the
-    transfers."""
+    transfers. ``tcp`` is the transfers' TCP variant (the cross traffic's is NewReno)."""
 
     name: str
     bottleneck_mbps: float
@@ -124,6 +126,7 @@ class PathModel:
     cross_window: int = 20_000
     warmup: float = 2.0
     start_jitter_ms: float = 1.0
+    tcp: str = "newreno"
 
     def __post_init__(self) -> None:
         check_range("bottleneck_mbps", self.bottleneck_mbps, 0.0, low_open=True)
@@ -139,6 +142,7 @@ class PathModel:
         check_int("cross_window", self.cross_window, 1)
         check_range("warmup", self.warmup, 0.0)
         check_range("start_jitter_ms", self.start_jitter_ms, 0.0)
+        check_choice("tcp", self.tcp, VARIANTS)
 
     @property
     def capacity_bytes_per_s(self) -> float:
@@ -180,6 +184,8 @@ class Repetition:
         check_range("rtt_ms", self.rtt_ms, 0.0, low_open=True)
         check_int("seed", self.seed, 0)
         check_range("time_limit", self.time_limit, 0.0, low_open=True)
+        if self.trace and self.path.tcp == "sack":
+            raise ValueError("trace=True needs a NewReno-family transfer, not tcp='sack'")
 
 
 def run_repetition(rep: Repetition) -> dict[str, Any]:
@@ -193,19 +199,21 @@ def run_repetition(rep: Repetition) -> dict[str, Any]:
     net = Network(seed=rep.seed)
     one_way = rep.rtt_ms / 2.0
     net.add_link("bottleneck", path.bottleneck_mbps, one_way, DropTail(path.buffer))
-    config = transfer_config(rep.nbytes, max_window=path.max_window)
+    config = transfer_config(rep.nbytes, max_window=path.max_window, variant=path.tcp)
+    # the network gives a SACK connection its own endpoints, and no custom sender class
+    kind: type[TcpSender] = TcpSender if path.tcp == "sack" else TransferSender
     begin = path.warmup
     jitter = np.random.default_rng(starts).uniform(0.0, path.start_jitter_ms / 1e3, rep.flows)
-    senders: list[TransferSender] = []
+    senders: list[TcpSender] = []
     receivers = []
     for i in range(rep.flows):
         queue = DropTail(path.shaper_buffer) if path.shaper_mbps is not None else None
         net.add_link(f"up{i}", path.shaper_mbps, 0.0, queue)
         conn = net.add_connection(
             [[f"up{i}", "bottleneck"]], config, name=f"t{i}", start=begin + float(jitter[i]),
-            trace=rep.trace, sender=TransferSender,
+            trace=rep.trace, sender=kind,
         )  # fmt: skip
-        senders.append(conn.senders[0])  # type: ignore[arg-type]
+        senders.append(conn.senders[0])
         receivers.append(conn.receivers[0])
     n_cross = int(rng_cross.integers(path.cross[0], path.cross[1] + 1))
     cross_rtt = np.random.default_rng(extra).uniform(*path.cross_extra_ms, n_cross)
@@ -236,18 +244,24 @@ def run_repetition(rep: Repetition) -> dict[str, Any]:
     completion = np.array(
         [math.nan if s.completed_at is None else s.completed_at - begin for s in senders]
     )
+    started = [  # a SACK sender does not record its start: it is the scheduled one
+        float(s.started_at or 0.0) if isinstance(s, TransferSender) else begin + float(jitter[i])
+        for i, s in enumerate(senders)
+    ]
     row: dict[str, Any] = {
         "completion_s": completion,
         "bytes": np.array([delivered_bytes(r.delivered, rep.nbytes) for r in receivers]),
         "timeouts": np.array([s.timeouts for s in senders]),
         "fast_retransmits": np.array([s.fast_retransmits for s in senders]),
-        "start_s": np.array([float(s.started_at or 0.0) - begin for s in senders]),
+        "start_s": np.array(started) - begin,
         "cross": n_cross,
         "drops": net.links["bottleneck"].drops,
         "end_s": env.now - begin,
     }
     if rep.trace:
         row["progress"] = [
-            (np.asarray(s.progress_time) - begin, np.asarray(s.progress_packets)) for s in senders
+            (np.asarray(s.progress_time) - begin, np.asarray(s.progress_packets))
+            for s in senders
+            if isinstance(s, TransferSender)
         ]
     return row
