@@ -53,6 +53,12 @@ EXPERIMENTS = (
         "Figs. 3.1, 3.2, 4.1 at fixed weights: fluid and packet",
     ),
     Experiment(
+        "bmc-worked",
+        "tcplab.chapters.bmc.worked:worked",
+        "tcplab.chapters.bmc.worked:WorkedParams",
+        "Figs. 3.1, 3.2 and 4.1 at fixed weights, packet model over several seeds",
+    ),
+    Experiment(
         "bmc-manager",
         f"{_PM}:manager",
         _PARAMS,
