@@ -185,6 +185,9 @@ def saturation_numbers(tables: Mapping[str, pd.DataFrame]) -> dict[str, float]:
         numbers[f"sat_{key}_min_flows"] = float(lowest)
         for at, n in (("low", low), ("min", lowest), ("top", row["top"])):
             numbers[f"sat_{key}_drops_{at}"] = float(drops[row["path"], n])
+        curve = curves.set_index(["path", "flows"]).loc[row["path"]]
+        numbers[f"sat_{key}_timeout_min"] = float(curve.loc[lowest, "with_timeout"])
+        numbers[f"sat_{key}_straggle_min"] = float(curve.loc[lowest, "straggle"])
         numbers[f"sat_{key}_timeout_low"] = float(at_low.loc[row["path"], "with_timeout"])
         numbers[f"sat_{key}_straggle_low"] = float(at_low.loc[row["path"], "straggle"])
     return numbers
