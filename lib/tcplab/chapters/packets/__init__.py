@@ -68,4 +68,10 @@ EXPERIMENTS = (
         "PacketsParams",
         "Figs. 13-14: P(signalled | window), DropTail and RED",
     ),
+    Experiment(
+        "packets-sack",
+        "tcplab.chapters.packets.sack:sack",
+        "SackParams",
+        "Figs. 7, 10, 11 again with TCP-SACK, the paper's variant (NewReno's seeds)",
+    ),
 )

@@ -11,6 +11,7 @@ prints beside the paper's and that tests/test_packets_chapter.py checks.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -20,6 +21,7 @@ from tcplab.claims import rows
 from tcplab.packet.queues import SELECTION_NAMES
 
 from .experiments import PacketsParams, policy_gap
+from .variants import SACK_TABLE, VARIANT_NAMES, paired, points
 
 __all__ = [
     "TABLES",
@@ -36,6 +38,10 @@ __all__ = [
     "signalled_red_claim",
     "threshold_claims",
     "loss_claims",
+    "VARIANT_KEYS",
+    "variant_claims",
+    "variant_verdicts",
+    "variant_numbers",
 ]
 
 #: the experiments the claims read, in the order of :func:`keyed_claims`
@@ -48,8 +54,8 @@ CLAIM_TABLES = (
     "packets-loss",
     "packets-signalled",
 )
-#: ... and those the prose quotes too
-TABLES = (*CLAIM_TABLES, "packets-hold", "packets-replicas")
+#: ... and those the prose quotes too, and the SACK reruns (whose claims come last)
+TABLES = (*CLAIM_TABLES, "packets-hold", "packets-replicas", SACK_TABLE)
 #: every claim of this chapter agrees with the paper
 EXPECTED_VERDICTS: dict[str, bool] = {}
 
@@ -86,8 +92,13 @@ def paper_claims(
 
 
 def chapter_claims(tables: Mapping[str, pd.DataFrame]) -> dict[str, claims.Claim]:
-    """:func:`keyed_claims` of the tables of :data:`TABLES` (the uniform entry the tests use)."""
-    return keyed_claims(*(tables[name] for name in CLAIM_TABLES))
+    """:func:`keyed_claims` of the tables of :data:`TABLES` (the uniform entry the tests use),
+    then the same statements with SACK (:func:`variant_claims`, keys ``sack-...``)."""
+    out = keyed_claims(*(tables[name] for name in CLAIM_TABLES))
+    if SACK_TABLE in tables:
+        for key, claim in variant_claims(tables, "sack").items():
+            out[f"sack-{key}"] = claim
+    return out
 
 
 def keyed_claims(
@@ -318,7 +329,8 @@ def chapter_numbers(
     h2 = hold[hold["flows"] == hold["flows"].min()].set_index(["select", "hold_rtts"])
     rho = signalled.groupby(["queue", "buffer"])["rho"].first()
     red_runs = signalled[signalled["queue"] == "red"].groupby("buffer")["early_drops"].first()
-    return {
+    sack = variant_numbers(tables) if SACK_TABLE in tables else {}
+    return sack | {
         "one_util": float(one["utilisation"]),
         "fair_flows": int(fair["flows"]),
         "fair_jain": float(fair["jain"]),
@@ -366,3 +378,90 @@ def chapter_numbers(
         "sig_red_early": int(red_runs.sum()),
         "sig_red_runs": len(red_runs),
     }
+
+
+#: the paper's statements on the DropTail, RED and threshold-dropper sweeps, which
+#: ``packets-sack`` reruns with SACK
+VARIANT_KEYS = (
+    "droptail-small",
+    "droptail-large",
+    "droptail-monotone",
+    "red-theorem1",
+    "threshold-1",
+    "threshold-2",
+    "threshold-3",
+)
+
+
+def variant_claims(tables: Mapping[str, pd.DataFrame], variant: str) -> dict[str, claims.Claim]:
+    """The claims of :data:`VARIANT_KEYS` on the points SACK was run at, with ``variant``'s
+    rows (``newreno``: the chapter's own, cut to those points; ``sack``: the reruns), at the
+    chapter's tolerances; the claim's text names the variant and the sub-grid."""
+    sweeps = points(tables, variant)
+    found = keyed_claims(
+        tables["packets-validation"],
+        sweeps["droptail"],
+        sweeps["red"],
+        tables["packets-events"],
+        sweeps["threshold"],
+    )
+    name = VARIANT_NAMES[variant]
+    flows = ", ".join(str(n) for n in sorted(set(sweeps["droptail"]["flows"])))
+    buffers = ", ".join(str(b) for b in sorted(set(sweeps["droptail"]["buffer"])))
+    where = {
+        "droptail-monotone": f" (b = {buffers})",
+        "droptail-small": f" (N = {flows})",
+        "droptail-large": f" (N = {flows})",
+    }
+    return {
+        key: replace(found[key], claim=f"{name}: {found[key].claim}{where.get(key, '')}")
+        for key in VARIANT_KEYS
+    }
+
+
+def variant_verdicts(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """Per statement: the paper's value, the tolerance, and the book's value and verdict with
+    NewReno and with SACK on the same points (rows in the order of :data:`VARIANT_KEYS`)."""
+    newreno, sack = variant_claims(tables, "newreno"), variant_claims(tables, "sack")
+    rows = []
+    for key in VARIANT_KEYS:
+        a, b = newreno[key], sack[key]
+        rows.append(
+            {
+                "claim": a.claim.removeprefix("NewReno: "),
+                "source": a.source,
+                "paper": a.paper,
+                "tolerance": a.tolerance,
+                "newreno": a.book,
+                "newreno_agrees": "yes" if a.within else "no",
+                "sack": b.book,
+                "sack_agrees": "yes" if b.within else "no",
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def variant_numbers(tables: Mapping[str, pd.DataFrame]) -> dict[str, float | int]:
+    """The numbers the chapter's SACK section quotes."""
+    pairs = paired(tables)
+    gain = pairs["gain"]
+    verdicts = variant_verdicts(tables)
+    by_queue = pairs.groupby("queue")
+    out: dict[str, float | int] = {
+        "sack_points": len(pairs),
+        "sack_gain_median": float(gain.median()),
+        "sack_gain_min": float(gain.min()),
+        "sack_gain_max": float(gain.max()),
+        "sack_abs_gain_median": float(gain.abs().median()),
+        "sack_agree_newreno": int((verdicts["newreno_agrees"] == "yes").sum()),
+        "sack_agree_sack": int((verdicts["sack_agrees"] == "yes").sum()),
+        "sack_statements": len(verdicts),
+        "sack_util_tol": UTIL_TOLERANCE,
+        "sack_to_newreno": int(pairs["timeouts_newreno"].sum()),
+        "sack_to_sack": int(pairs["timeouts_sack"].sum()),
+    }
+    for queue, part in by_queue:
+        out[f"sack_gain_{queue}"] = float(part["gain"].median())
+        out[f"sack_to_newreno_{queue}"] = int(part["timeouts_newreno"].sum())
+        out[f"sack_to_sack_{queue}"] = int(part["timeouts_sack"].sum())
+    return out

@@ -1,0 +1,113 @@
+"""The packet chapter's sweeps rerun with TCP-SACK (``packets-sack``): the reruns are the
+chapter's own runs with the variant swapped, and SACK does not move the throughput by more
+than the resolution at which the chapter compares the packet model with the paper."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pandas as pd
+import pytest
+
+from tcplab import cache, registry
+from tcplab.chapters.packets import claims as pclaims
+from tcplab.chapters.packets import sack as psack
+from tcplab.chapters.packets import variants
+from tcplab.chapters.packets.experiments import PacketsParams
+from tcplab.chapters.packets.runs import _one
+from tcplab.charts import to_svg
+
+from stat_tools import t_half_width
+
+
+def _shipped() -> dict[str, pd.DataFrame]:
+    tables = {}
+    for name in pclaims.TABLES:
+        found = cache.load(cache.Entry(name))
+        assert found is not None, f"data/{name}.csv is missing: run `make data`"
+        tables[name] = found[0]
+    return tables
+
+
+@pytest.fixture(scope="module")
+def quick() -> dict[str, pd.DataFrame]:
+    return registry.run_all(pclaims.TABLES, scale="quick")
+
+
+def test_the_rebuilt_jobs_are_the_chapters_runs_seed_for_seed(quick) -> None:
+    """Run back as NewReno, a rebuilt job gives exactly the chapter's row: same set-up and
+    seed (the reference is the chapter's own experiment, not this module)."""
+    jobs = psack.sweep_jobs(PacketsParams.quick(), 0)
+    for sweep, index in (("droptail", 3), ("red", 6), ("threshold", 5)):
+        work = psack.with_variant(jobs[sweep][index], "newreno")
+        row = _one(work).row
+        table = quick[f"packets-{sweep}"]
+        assert len(table) == len(jobs[sweep])
+        assert row["utilisation"] == table.iloc[index]["utilisation"]
+        assert row["timeouts"] == table.iloc[index]["timeouts"]
+
+
+def test_with_variant_changes_the_variant_only() -> None:
+    work = psack.sweep_jobs(PacketsParams.quick(), 0)["droptail"][0]
+    swapped = psack.with_variant(work, "sack")
+    assert swapped.setup.tcp.variant == "sack"
+    assert dataclasses.replace(swapped.setup.tcp, variant="newreno") == work.setup.tcp
+    assert swapped.setup.seed == work.setup.seed
+    assert swapped.setup.topology == work.setup.topology
+    assert swapped.setup.queue == work.setup.queue
+
+
+def test_the_shipped_reruns_are_sack_at_the_chapters_points() -> None:
+    tables = _shipped()
+    sack = tables[variants.SACK_TABLE]
+    assert set(sack["tcp"]) == {"sack"}
+    pairs = variants.paired(tables)
+    assert len(pairs) == len(sack)  # every SACK row has its NewReno row
+    params = psack.SackParams()
+    expected = len(params.flows) * (len(params.droptail_buffers) + len(params.red_buffers))
+    expected += len(params.threshold_flows) * len(params.thresholds) * len(params.selections)
+    assert len(sack) == expected
+
+
+# The chapter compares the packet model with the paper's curves at UTIL_TOLERANCE (a few per
+# cent: finite buffers, finite runs, the resolution of the paper's figures). Changing the
+# variant must not move the mean throughput by that much: the two-sided 95% Student-t
+# interval of the mean paired difference (SACK minus NewReno, same set-up and seed) lies
+# inside +-UTIL_TOLERANCE. False alarm: at most 2.5% if the true mean is at the tolerance.
+FALSE_ALARM = 0.05
+
+
+@pytest.mark.parametrize("queue", variants.SWEEPS)
+def test_sack_moves_the_throughput_less_than_the_chapters_tolerance(queue: str) -> None:
+    pairs = variants.paired(_shipped())
+    gain = pairs[pairs["queue"] == queue]["gain"].tolist()
+    mean, half = t_half_width(gain, FALSE_ALARM)
+    assert abs(mean) + half < pclaims.UTIL_TOLERANCE, (mean, half)
+
+
+def test_the_gain_test_fails_when_sack_is_off_by_the_tolerance() -> None:
+    tables = _shipped()
+    shifted = tables[variants.SACK_TABLE].copy()
+    shifted["utilisation"] -= pclaims.UTIL_TOLERANCE
+    gain = variants.paired({**tables, variants.SACK_TABLE: shifted})["gain"].tolist()
+    mean, half = t_half_width(gain, FALSE_ALARM)
+    assert not abs(mean) + half < pclaims.UTIL_TOLERANCE
+
+
+def test_variant_claims_read_their_variants_rows(quick) -> None:
+    newreno = pclaims.variant_claims(quick, "newreno")
+    sack = pclaims.variant_claims(quick, "sack")
+    assert list(newreno) == list(pclaims.VARIANT_KEYS) == list(sack)
+    assert all(c.claim.startswith("SACK: ") for c in sack.values())
+    # SACK rows far below Theorem 1 everywhere: RED and the dropper disagree, NewReno's do not
+    low = quick[variants.SACK_TABLE].assign(utilisation=0.5)
+    broken = pclaims.variant_claims({**quick, variants.SACK_TABLE: low}, "sack")
+    assert not broken["red-theorem1"].within and not broken["threshold-1"].within
+    assert pclaims.variant_claims({**quick, variants.SACK_TABLE: low}, "newreno") == newreno
+    table = pclaims.variant_verdicts(quick)
+    assert list(table.columns[-4:]) == ["newreno", "newreno_agrees", "sack", "sack_agrees"]
+
+
+def test_the_variant_chart_renders_small(quick) -> None:
+    svg = to_svg(variants.variant_chart(variants.paired(quick)))
+    assert svg.startswith("<svg") and len(svg) < 300_000
