@@ -74,4 +74,10 @@ EXPERIMENTS = (
         "SackParams",
         "Figs. 7, 10, 11 again with TCP-SACK, the paper's variant (NewReno's seeds)",
     ),
+    Experiment(
+        "packets-sack-events",
+        "tcplab.chapters.packets.sack_events:sack_events",
+        "SackEventsParams",
+        "Fig. 15 again with TCP-SACK, the paper's variant (NewReno's seeds)",
+    ),
 )

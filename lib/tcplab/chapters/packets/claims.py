@@ -21,7 +21,7 @@ from tcplab.claims import rows
 from tcplab.packet.queues import SELECTION_NAMES
 
 from .experiments import PacketsParams, policy_gap
-from .variants import SACK_TABLE, VARIANT_NAMES, paired, points
+from .variants import SACK_EVENTS_TABLE, SACK_TABLE, VARIANT_NAMES, paired, points
 
 __all__ = [
     "TABLES",
@@ -55,7 +55,7 @@ CLAIM_TABLES = (
     "packets-signalled",
 )
 #: ... and those the prose quotes too, and the SACK reruns (whose claims come last)
-TABLES = (*CLAIM_TABLES, "packets-hold", "packets-replicas", SACK_TABLE)
+TABLES = (*CLAIM_TABLES, "packets-hold", "packets-replicas", SACK_TABLE, SACK_EVENTS_TABLE)
 #: every claim of this chapter agrees with the paper
 EXPECTED_VERDICTS: dict[str, bool] = {}
 
@@ -95,7 +95,7 @@ def chapter_claims(tables: Mapping[str, pd.DataFrame]) -> dict[str, claims.Claim
     """:func:`keyed_claims` of the tables of :data:`TABLES` (the uniform entry the tests use),
     then the same statements with SACK (:func:`variant_claims`, keys ``sack-...``)."""
     out = keyed_claims(*(tables[name] for name in CLAIM_TABLES))
-    if SACK_TABLE in tables:
+    if SACK_TABLE in tables and SACK_EVENTS_TABLE in tables:
         for key, claim in variant_claims(tables, "sack").items():
             out[f"sack-{key}"] = claim
     return out
@@ -308,7 +308,7 @@ def loss_claims(loss_table: pd.DataFrame) -> list[claims.Claim]:
 
 def chapter_numbers(
     tables: Mapping[str, pd.DataFrame], scale: str = "full"
-) -> dict[str, float | int]:
+) -> dict[str, float | int | str]:
     """Every number the chapter's text quotes, computed from its tables (all of them, by
     experiment name) and the parameters of ``scale``."""
     params = PacketsParams() if scale == "full" else PacketsParams.quick()
@@ -329,7 +329,7 @@ def chapter_numbers(
     h2 = hold[hold["flows"] == hold["flows"].min()].set_index(["select", "hold_rtts"])
     rho = signalled.groupby(["queue", "buffer"])["rho"].first()
     red_runs = signalled[signalled["queue"] == "red"].groupby("buffer")["early_drops"].first()
-    sack = variant_numbers(tables) if SACK_TABLE in tables else {}
+    sack = variant_numbers(tables) if SACK_EVENTS_TABLE in tables else {}
     return sack | {
         "one_util": float(one["utilisation"]),
         "fair_flows": int(fair["flows"]),
@@ -387,6 +387,8 @@ VARIANT_KEYS = (
     "droptail-large",
     "droptail-monotone",
     "red-theorem1",
+    "droptail-sync",
+    "threshold-one",
     "threshold-1",
     "threshold-2",
     "threshold-3",
@@ -398,12 +400,9 @@ def variant_claims(tables: Mapping[str, pd.DataFrame], variant: str) -> dict[str
     rows (``newreno``: the chapter's own, cut to those points; ``sack``: the reruns), at the
     chapter's tolerances; the claim's text names the variant and the sub-grid."""
     sweeps = points(tables, variant)
+    events = tables["packets-events" if variant == "newreno" else SACK_EVENTS_TABLE]
     found = keyed_claims(
-        tables["packets-validation"],
-        sweeps["droptail"],
-        sweeps["red"],
-        tables["packets-events"],
-        sweeps["threshold"],
+        tables["packets-validation"], sweeps["droptail"], sweeps["red"], events, sweeps["threshold"]
     )
     name = VARIANT_NAMES[variant]
     flows = ", ".join(str(n) for n in sorted(set(sweeps["droptail"]["flows"])))
@@ -441,14 +440,23 @@ def variant_verdicts(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def variant_numbers(tables: Mapping[str, pd.DataFrame]) -> dict[str, float | int]:
+def variant_numbers(tables: Mapping[str, pd.DataFrame]) -> dict[str, float | int | str]:
     """The numbers the chapter's SACK section quotes."""
     pairs = paired(tables)
     gain = pairs["gain"]
+    red = pairs[pairs["queue"] == "red"]
+    # the fewest connections under RED (one, at full scale), by buffer
+    one = red[red["flows"] == red["flows"].min()].sort_values("gain")
     verdicts = variant_verdicts(tables)
     by_queue = pairs.groupby("queue")
-    out: dict[str, float | int] = {
+    out: dict[str, float | int | str] = {
         "sack_points": len(pairs),
+        "sack_red1_n": int(red["flows"].min()),
+        "sack_red1_lo": float(one["gain"].iloc[0]),
+        "sack_red1_lo_b": int(one["buffer"].iloc[0]),
+        "sack_red1_hi": float(one["gain"].iloc[-1]),
+        "sack_red1_hi_b": int(one["buffer"].iloc[-1]),
+        "sack_rest_max": float(gain[~gain.index.isin(one.index)].abs().max()),
         "sack_gain_median": float(gain.median()),
         "sack_gain_min": float(gain.min()),
         "sack_gain_max": float(gain.max()),
@@ -460,6 +468,14 @@ def variant_numbers(tables: Mapping[str, pd.DataFrame]) -> dict[str, float | int
         "sack_to_newreno": int(pairs["timeouts_newreno"].sum()),
         "sack_to_sack": int(pairs["timeouts_sack"].sum()),
     }
+    for variant, name in (("newreno", "packets-events"), ("sack", SACK_EVENTS_TABLE)):
+        first = tables[name][tables[name]["m"] == 1]
+        drop = first[first["queue"] == "droptail"].sort_values("buffer")
+        out[f"sack_ev_{variant}"] = float(drop["mean_m"].iloc[0])
+        out[f"sack_ev_drops_{variant}"] = float(drop["mean_m_drops"].iloc[0])
+        out[f"sack_ev_max_{variant}"] = float(drop["mean_m"].max())
+        dropper = first[first["queue"] == "threshold"]
+        out[f"sack_ev_thr_{variant}"] = float(dropper["mean_m"].iloc[0])
     for queue, part in by_queue:
         out[f"sack_gain_{queue}"] = float(part["gain"].median())
         out[f"sack_to_newreno_{queue}"] = int(part["timeouts_newreno"].sum())

@@ -38,7 +38,7 @@ class SackParams:
     (``PacketsParams()``, or its ``quick()`` variant at quick scale)."""
 
     droptail_buffers: tuple[int, ...] = (5, 20, 100)
-    red_buffers: tuple[int, ...] = (20, 100)
+    red_buffers: tuple[int, ...] = (50, 100)
     flows: tuple[int, ...] = (1, 2, 3, 5, 7, 10)  # DropTail and RED
     thresholds: tuple[tuple[int, int], ...] = ((3, 100),)  # (Th, b)
     selections: tuple[str, ...] = ("random", "largest")

@@ -16,6 +16,7 @@ import pandas as pd
 from tcplab.charts import FORMULA, PALETTE, ROLE_COLOURS, describe
 
 __all__ = [
+    "SACK_EVENTS_TABLE",
     "SACK_TABLE",
     "SWEEPS",
     "VARIANT_NAMES",
@@ -25,6 +26,7 @@ __all__ = [
 ]
 
 SACK_TABLE = "packets-sack"
+SACK_EVENTS_TABLE = "packets-sack-events"
 SWEEPS = ("droptail", "red", "threshold")
 VARIANT_NAMES = {"newreno": "NewReno", "sack": "SACK"}
 _KEYS = {
