@@ -77,6 +77,10 @@ def content_pages(built_book: Path) -> list[str]:
     ]
 
 
+#: how long a page may take to load (ms): see :class:`Visit`
+PAGE_LOAD_MS = 120_000
+
+
 class Visit:
     """One page opened offline, with every console error and outside request recorded."""
 
@@ -94,7 +98,10 @@ class Visit:
         self.page.on("console", self._console)
         self.page.on("pageerror", lambda e: self.errors.append(f"uncaught: {e}"))
         self.context.route("**/*", self._only_local(site))
-        self.page.goto(f"{site}/{path}", wait_until="load")
+        # The two heaviest pages (weighted-aimd, parallel-transfers: about 5 MB, their charts'
+        # data inline) load in 6 s at 400 px on a quiet machine but passed Playwright's default
+        # 30 s while two pytest workers ran the model tiers beside the browser (CI, 2 cores)
+        self.page.goto(f"{site}/{path}", wait_until="load", timeout=PAGE_LOAD_MS)
 
     def _console(self, message) -> None:
         if message.type == "error":
