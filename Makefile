@@ -71,14 +71,16 @@ binder-check: setup  ## replay a Binder build in a fresh venv (environment.yml's
 
 test: setup browser  ## run every test tier: lint, types, unit, property, statistical, notebooks, book, browser
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/pytest $(PARALLEL)
 
 test-fast: setup  ## the model tiers only (no notebooks, book or browser)
 	$(BIN)/pytest $(PARALLEL) -m "not notebooks and not book and not browser"
 
-lint: setup  ## ruff and the type checker (mypy, configured in pyproject.toml)
+lint: setup  ## ruff (lint and format) and the type checker (mypy, configured in pyproject.toml)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
 data: setup  ## recompute every full-scale result in data/ (long; progress bars; DATA_FLAGS="--scheduler tcp://HOST:PORT")

@@ -112,10 +112,24 @@ def test_packet_threshold_dropper_options() -> None:
         (["--min-rto-ms", "1000"], {"min_rto": 1.0}),
         (
             # max_p small enough that RED's average sits above max_th: gentle ramps there
-            ["--queue", "red", "--buffer", "40", "--min-th", "5", "--max-th", "10", "--max-p",
-             "0.02", "--gentle"],
-            {"queue": "red", "buffer": 40,
-             "queue_options": {"min_th": 5.0, "max_th": 10.0, "max_p": 0.02, "gentle": True}},
+            [
+                "--queue",
+                "red",
+                "--buffer",
+                "40",
+                "--min-th",
+                "5",
+                "--max-th",
+                "10",
+                "--max-p",
+                "0.02",
+                "--gentle",
+            ],
+            {
+                "queue": "red",
+                "buffer": 40,
+                "queue_options": {"min_th": 5.0, "max_th": 10.0, "max_p": 0.02, "gentle": True},
+            },
         ),
     ],
 )

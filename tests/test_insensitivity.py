@@ -342,9 +342,7 @@ def test_the_sliders_move_the_formula_and_pick_the_simulations(site: str, browse
     errors: list[str] = []
     page = browser.new_page()
     page.on("console", lambda m: m.type == "error" and errors.append(m.text))
-    page.route(
-        "**/*", lambda r: r.continue_() if r.request.url.startswith(site) else r.abort()
-    )
+    page.route("**/*", lambda r: r.continue_() if r.request.url.startswith(site) else r.abort())
     page.goto(f"{site}/chapters/insensitivity.html", wait_until="load")
     fig2, fig3 = page.locator(".tcplab-chart").nth(0), page.locator(".tcplab-chart").nth(1)
     curve = fig2.locator("svg .mark-line path").first

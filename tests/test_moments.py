@@ -139,9 +139,7 @@ def test_theorem2_tolerance_is_half_a_percent(results: dict[str, pd.DataFrame]) 
 def test_beatdown_is_the_corrected_value(results: dict[str, pd.DataFrame]) -> None:
     table = results["moments-table"]
     row = table[(table["flows"] == 2) & table["identical"] & (table["policy"] == "beatdown")]
-    assert row["second_moment"].to_numpy() == pytest.approx(
-        28 / 111, rel=mc.THEOREM2_TOLERANCE
-    )
+    assert row["second_moment"].to_numpy() == pytest.approx(28 / 111, rel=mc.THEOREM2_TOLERANCE)
     assert abs(row["second_moment"].iloc[0] - 1 / 3) > 0.05
 
 

@@ -107,16 +107,18 @@ def test_the_comparison_pairs_every_tcplab_row_with_ns3():
 def stand_in(tmp_path: Path, fail_on_seed: int | None) -> str:
     """A 'python' that runs a fake dumbbell.py: echoes each run, or dies on one seed."""
     fake = tmp_path / "fake_ns3.py"
-    fake.write_text(textwrap.dedent(f"""
+    fake.write_text(
+        textwrap.dedent(f"""
         import json, sys
         runs = json.loads(sys.argv[2])
         for p in runs if isinstance(runs, list) else [runs]:
             if p["seed"] == {fail_on_seed!r}:
                 sys.exit("fatal ns-3 error")
             print(json.dumps({{**p, "ok": True}}), flush=True)
-    """))
+    """)
+    )
     launcher = tmp_path / "python"
-    launcher.write_text(f"#!/bin/sh\nexec {sys.executable} {fake} \"$@\"\n")
+    launcher.write_text(f'#!/bin/sh\nexec {sys.executable} {fake} "$@"\n')
     launcher.chmod(0o755)
     return str(launcher)
 

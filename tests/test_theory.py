@@ -52,9 +52,7 @@ def test_mathis_square_root_law() -> None:
 
 def test_padhye_tends_to_mathis_for_small_loss_and_is_below_it() -> None:
     for p in (1e-6, 1e-5):
-        assert loss.padhye_rate(p, 0.1, 1.0) == pytest.approx(
-            loss.mathis_rate(p, 0.1), rel=0.01
-        )
+        assert loss.padhye_rate(p, 0.1, 1.0) == pytest.approx(loss.mathis_rate(p, 0.1), rel=0.01)
     ps = np.array([0.001, 0.01, 0.05, 0.1, 0.3])
     assert np.all(loss.padhye_rate(ps, 0.1, 0.2) < loss.mathis_rate(ps, 0.1))
     assert np.all(np.diff(loss.padhye_rate(ps, 0.1, 0.2)) < 0)

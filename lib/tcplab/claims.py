@@ -141,9 +141,7 @@ def claims_html(claims: Iterable[Claim], caption: str = CLAIMS_CAPTION) -> str:
             paper = _value(c.paper, decimals, shortest=True)
             book = _value(c.book, decimals, shortest=False)
             css = ' class="tcplab-num"'
-        verdict = (
-            '<td class="tcplab-ok">yes</td>' if c.within else '<td class="tcplab-off">no</td>'
-        )
+        verdict = '<td class="tcplab-ok">yes</td>' if c.within else '<td class="tcplab-off">no</td>'
         body.append(
             "<tr>"
             f'<th scope="row">{html.escape(c.claim)}<br>'

@@ -81,9 +81,7 @@ class Blocks:
             lefts.insert(i, left)
             rights.insert(i, right)
             return right - left
-        held = sum(
-            max(0, min(rights[k], right) - max(lefts[k], left)) for k in range(i, j)
-        )
+        held = sum(max(0, min(rights[k], right) - max(lefts[k], left)) for k in range(i, j))
         lefts[i:j] = [min(left, lefts[i])]
         rights[i:j] = [max(right, rights[j - 1])]
         return right - left - held

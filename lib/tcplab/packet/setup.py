@@ -267,4 +267,3 @@ def run(setup: PacketSetup) -> Any:
     """Run ``setup`` on its topology (a :class:`~tcplab.packet.dumbbell.DumbbellResult`
     for the dumbbell)."""
     return setup.topology.run(setup)
-

@@ -118,9 +118,7 @@ def random_loss_factor(b: float) -> float:
     return math.sqrt(2.0 / math.pi) * float(np.exp(np.sum(np.log(factors))))
 
 
-def random_loss_throughput(
-    a: float, b: float, rtt: ArrayLike, p: ArrayLike
-) -> np.ndarray | float:
+def random_loss_throughput(a: float, b: float, rtt: ArrayLike, p: ArrayLike) -> np.ndarray | float:
     """Packets per second of AIMD(a, b) losing each packet with probability p (the fluid
     AIMD process with loss rate proportional to the window): ``m1(b) sqrt(a / p) / rtt``."""
     a, b = _a(a), _b(b)

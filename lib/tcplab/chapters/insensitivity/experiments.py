@@ -244,7 +244,12 @@ def sample_paths(params: PathsParams, seed: int = 0) -> pd.DataFrame:
         events = int(np.ceil(32 * params.window * params.eta / (1 - params.beta)))
         while True:
             path = fluid.sample_path(
-                4, policy, beta=beta, eta=eta, events=events, start=warm.rates_after[-1],
+                4,
+                policy,
+                beta=beta,
+                eta=eta,
+                events=events,
+                start=warm.rates_after[-1],
                 seed=seed + 1,
             )
             if path.times[-1] >= params.window:

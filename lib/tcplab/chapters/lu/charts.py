@@ -211,8 +211,12 @@ def impact_chart(imp: pd.DataFrame, table: pd.DataFrame, cross: int = 10) -> alt
         ]
     )[["scenario", "cross", "flows", "series", "mbps"]].round(4)
     order = ["parallel TCP", "cross traffic", "estimated cross traffic"]
-    colour = alt.Color("series:N", title=None, sort=order,
-                       scale=alt.Scale(domain=order, range=[PALETTE[0], PALETTE[1], PALETTE[3]]))
+    colour = alt.Color(
+        "series:N",
+        title=None,
+        sort=order,
+        scale=alt.Scale(domain=order, range=[PALETTE[0], PALETTE[1], PALETTE[3]]),
+    )
     pick = _cross_pick(long["cross"], cross)
     panels: list[Any] = []
     for k in sorted(long["scenario"].unique()):
@@ -306,8 +310,11 @@ def paths_chart(summary: pd.DataFrame, paper: pd.DataFrame) -> alt.LayerChart | 
         }))  # fmt: skip
     data = pd.concat(frames).round(4)
     domain = [OURS, PAPER]
-    colour = alt.Color("role:N", title=None,
-                       scale=alt.Scale(domain=domain, range=[ROLE_COLOURS[r] for r in domain]))
+    colour = alt.Color(
+        "role:N",
+        title=None,
+        scale=alt.Scale(domain=domain, range=[ROLE_COLOURS[r] for r in domain]),
+    )
     x = alt.X("rank:Q", title="paths, by the spread of their errors (rank / count)")
     bars = alt.Chart(data).mark_rule(opacity=0.5).encode(x=x, y="lo:Q", y2="hi:Q", color=colour)
     dots = alt.Chart(data).mark_point(filled=True, size=40).encode(

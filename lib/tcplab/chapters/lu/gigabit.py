@@ -42,4 +42,3 @@ class GigabitParams:
 def gigabit(params: GigabitParams, seed: int = 0) -> pd.DataFrame:
     """Scenarios 4 and 5: rows as :func:`~tcplab.chapters.lu.experiments.scenarios` makes."""
     return scenarios(LuParams(grids=params.grids, workers=params.workers), seed)
-

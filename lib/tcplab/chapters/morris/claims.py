@@ -303,8 +303,9 @@ def chapter_numbers(
         "five_percent_n": int(crossing.min()) if len(crossing) else largest,
         "dec": _band(loss, "loss_rate", 200, 300),
         "harvard": _band(loss, "loss_rate", 300, 400),
-        **dict(zip(("bump_from", "bump_to", "bump_low", "bump_high"), irregularity(many),
-                   strict=True)),  # fmt: skip
+        **dict(
+            zip(("bump_from", "bump_to", "bump_low", "bump_high"), irregularity(many), strict=True)
+        ),  # fmt: skip
         "remedy_n": top,
         "tahoe_top": float(tahoe[tahoe["flows"] == top]["loss_rate"].mean()),
         "tahoe_top_under": float(tahoe[tahoe["flows"] == top]["under_5pct"].mean()),

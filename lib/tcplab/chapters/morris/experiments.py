@@ -171,8 +171,12 @@ def series(params: MorrisParams, seed: int = 0) -> pd.DataFrame:
     one run (from t = 0, start-up included) for each N of ``series_flows``; ``share`` is
     the bandwidth in fair shares. Rows (flows, flow, second, packets, share)."""
     jobs = [
-        job(morris_setup(n, seconds=params.series_seconds, warmup=params.warmup), 0,
-            series=params.series_shown, sender="tahoe")
+        job(
+            morris_setup(n, seconds=params.series_seconds, warmup=params.warmup),
+            0,
+            series=params.series_shown,
+            sender="tahoe",
+        )
         for n in params.series_flows
     ]
     frames = []

@@ -90,7 +90,9 @@ def summarise(run: MorrisRun, histogram: bool = False) -> dict[str, Any]:
         "seed": setup.seed,
         "loss_rate": run.drops / run.arrivals if run.arrivals else 0.0,
         "goodput_fraction": delivered_bits / (span * top.rate_mbps * 1e6),
-        "utilisation": (run.arrivals - run.drops) * config.packet_bytes * 8.0
+        "utilisation": (run.arrivals - run.drops)
+        * config.packet_bytes
+        * 8.0
         / (span * top.rate_mbps * 1e6),
         "jain": jain_index(per_flow),
         "under_5pct": analysis.under_fraction(share, 0.05),

@@ -155,8 +155,9 @@ def speed_chart(tcplab: pd.DataFrame, ns3: pd.DataFrame) -> alt.Chart:
         .mark_point(filled=True, opacity=0.7)
         .encode(
             x=alt.X("flows:Q", scale=alt.Scale(type="log"), title="connections N"),
-            y=alt.Y("speed:Q", scale=alt.Scale(type="log"),
-                    title="bottleneck packets per wall-second"),
+            y=alt.Y(
+                "speed:Q", scale=alt.Scale(type="log"), title="bottleneck packets per wall-second"
+            ),
             color=alt.Color(
                 "simulator:N", scale=alt.Scale(domain=SIMULATORS, range=[PALETTE[0], PALETTE[3]])
             ),

@@ -113,88 +113,72 @@ def keyed_claims(
     """:func:`paper_claims` under short keys, in reading order."""
     out: dict[str, claims.Claim] = {}
     one = validation_table.iloc[0]
-    out["one-flow"] = (
-        claims.Claim(
-            claim="One flow, 1-packet DropTail buffer: utilisation",
-            source="Altman et al. 2006, Sec. I: 'attains 75% link utilization'",
-            paper=0.75,
-            book=float(one["utilisation"]),
-            tolerance=UTIL_TOLERANCE,
-        )
+    out["one-flow"] = claims.Claim(
+        claim="One flow, 1-packet DropTail buffer: utilisation",
+        source="Altman et al. 2006, Sec. I: 'attains 75% link utilization'",
+        paper=0.75,
+        book=float(one["utilisation"]),
+        tolerance=UTIL_TOLERANCE,
     )
     fair = validation_table.iloc[1]
-    out["red-fairness"] = (
-        claims.Claim(
-            claim=f"{int(fair['flows'])} flows under RED: Jain fairness index",
-            source="identical connections share equally (Sec. II model)",
-            paper=1.0,
-            book=float(fair["jain"]),
-            tolerance=0.05,
-        )
+    out["red-fairness"] = claims.Claim(
+        claim=f"{int(fair['flows'])} flows under RED: Jain fairness index",
+        source="identical connections share equally (Sec. II model)",
+        paper=1.0,
+        book=float(fair["jain"]),
+        tolerance=0.05,
     )
     small, large = min(droptail_table["buffer"]), max(droptail_table["buffer"])
     below = rows(droptail_table, buffer=small)
     share_below = float(np.mean(below["utilisation"] < below["theorem1"]))
-    out["droptail-small"] = (
-        claims.Claim(
-            claim=f"DropTail b = {small}: share of N with throughput below Theorem 1",
-            source="Sec. V.B: 'for small buffer lengths, the achieved throughput is smaller'",
-            paper=1.0,
-            book=share_below,
-            tolerance=0.25,
-        )
+    out["droptail-small"] = claims.Claim(
+        claim=f"DropTail b = {small}: share of N with throughput below Theorem 1",
+        source="Sec. V.B: 'for small buffer lengths, the achieved throughput is smaller'",
+        paper=1.0,
+        book=share_below,
+        tolerance=0.25,
     )
     above = rows(droptail_table, buffer=large)
     share_above = float(np.mean(above["utilisation"] >= above["theorem1"]))
-    out["droptail-large"] = (
-        claims.Claim(
-            claim=f"DropTail b = {large}: share of N with throughput at or above Theorem 1",
-            source="Sec. V.B: 'if buffer length is sufficiently large, throughput is larger'",
-            paper=1.0,
-            book=share_above,
-            tolerance=0.25,
-        )
+    out["droptail-large"] = claims.Claim(
+        claim=f"DropTail b = {large}: share of N with throughput at or above Theorem 1",
+        source="Sec. V.B: 'if buffer length is sufficiently large, throughput is larger'",
+        paper=1.0,
+        book=share_above,
+        tolerance=0.25,
     )
     mean_by_buffer = droptail_table.groupby("buffer")["utilisation"].mean()
-    out["droptail-monotone"] = (
-        claims.yes_no(
-            claim="DropTail: mean throughput increases with the buffer, at every step",
-            source="Sec. V.B: 'the larger the buffer is, the larger the throughput is'",
-            paper=True,
-            book=bool(mean_by_buffer.is_monotonic_increasing),
-        )
+    out["droptail-monotone"] = claims.yes_no(
+        claim="DropTail: mean throughput increases with the buffer, at every step",
+        source="Sec. V.B: 'the larger the buffer is, the larger the throughput is'",
+        paper=True,
+        book=bool(mean_by_buffer.is_monotonic_increasing),
     )
-    out["red-theorem1"] = (
-        claims.Claim(
-            claim="RED, N >= 5, b >= 10: median |throughput - Theorem 1|",
-            source="Sec. V.C: 'reasonable conformance to Theorem 1'",
-            paper=0.0,
-            book=red_gap(red_table),
-            tolerance=0.05,
-        )
+    out["red-theorem1"] = claims.Claim(
+        claim="RED, N >= 5, b >= 10: median |throughput - Theorem 1|",
+        source="Sec. V.C: 'reasonable conformance to Theorem 1'",
+        paper=0.0,
+        book=red_gap(red_table),
+        tolerance=0.05,
     )
     first = events_table[events_table["m"] == 1]
     drop_mean = first[first["queue"] == "droptail"]
     smallest = drop_mean[drop_mean["buffer"] == drop_mean["buffer"].min()].iloc[0]
-    out["droptail-sync"] = (
-        claims.yes_no(
-            claim=f"DropTail b = {int(smallest['buffer'])}, N = 10: more than 1.5 connections"
-            " are signalled per congestion event, on average",
-            source="Sec. V.B: TCP windows are synchronised (Figs. 8-9), so not ONE",
-            paper=True,
-            book=bool(smallest["mean_m"] > 1.5),
-        )
+    out["droptail-sync"] = claims.yes_no(
+        claim=f"DropTail b = {int(smallest['buffer'])}, N = 10: more than 1.5 connections"
+        " are signalled per congestion event, on average",
+        source="Sec. V.B: TCP windows are synchronised (Figs. 8-9), so not ONE",
+        paper=True,
+        book=bool(smallest["mean_m"] > 1.5),
     )
     thr = first[first["queue"] == "threshold"]
     if len(thr):
-        out["threshold-one"] = (
-            claims.Claim(
-                claim="Threshold-dropper, N = 10: mean connections signalled per event",
-                source="Sec. V.D: 'threshold-dropper enforces assumption ONE'",
-                paper=1.0,
-                book=float(thr.iloc[0]["mean_m"]),
-                tolerance=0.35,
-            )
+        out["threshold-one"] = claims.Claim(
+            claim="Threshold-dropper, N = 10: mean connections signalled per event",
+            source="Sec. V.D: 'threshold-dropper enforces assumption ONE'",
+            paper=1.0,
+            book=float(thr.iloc[0]["mean_m"]),
+            tolerance=0.35,
         )
     if threshold_table is not None and len(threshold_table):
         for i, claim in enumerate(threshold_claims(threshold_table)):

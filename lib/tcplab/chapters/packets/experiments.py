@@ -226,8 +226,9 @@ def hold(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
     jobs = [
         job(
             chapter_setup(
-                params, n, chapter_queue(params, "threshold", 100, threshold=3, hold=h * RTT_S,
-                                         select=select)
+                params,
+                n,
+                chapter_queue(params, "threshold", 100, threshold=3, hold=h * RTT_S, select=select),
             ),
             select=select,
             hold_rtts=h,
@@ -360,7 +361,9 @@ def events(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
     jobs = [
         job(
             chapter_setup(
-                params, params.event_flows, chapter_queue(params, kind, buffer, **dropper),
+                params,
+                params.event_flows,
+                chapter_queue(params, kind, buffer, **dropper),
                 duration=duration,
             ),
             "events",
