@@ -34,10 +34,12 @@ FLAGS = [
     "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
 ]
 
-#: every chart on the page has finished drawing (tcplab-charts.js sets data-drawn after fitting)
+#: every chart on the page has finished drawing (tcplab-charts.js sets data-drawn after fitting):
+#: an SVG with marks, or the canvas of a dense chart (charts.dense)
 ALL_DRAWN = (
     "() => [...document.querySelectorAll('.tcplab-chart')]"
-    ".every(c => c.dataset.drawn === 'true' && c.querySelector('svg .role-mark'))"
+    ".every(c => c.dataset.drawn === 'true'"
+    " && (c.querySelector('svg .role-mark') || c.querySelector('canvas.marks')))"
 )
 
 
@@ -142,7 +144,8 @@ LAYOUT = """() => {
   const shown = el => !el.closest('[opacity="0"]') && el.getBoundingClientRect().width > 0;
   const GUIDES = ['g.role-axis-label text', 'g.role-axis-title text', 'g.role-legend-label text',
                   'g.role-legend-title text', 'g.role-title text'].join(', ');
-  const clashes = svg => {
+  const clashes = svg => {  // a dense chart's canvas has no text nodes to compare: none found
+    if (svg.tagName.toLowerCase() !== 'svg') return [];
     const labels = [...svg.querySelectorAll('g.role-mark text')]
       .filter(t => t.textContent.trim() && shown(t));
     const guides = [...svg.querySelectorAll(GUIDES)].filter(shown);
@@ -156,7 +159,7 @@ LAYOUT = """() => {
     return found;
   };
   const charts = [...document.querySelectorAll('.tcplab-chart')].map((chart, index) => {
-    const svg = chart.querySelector('svg.marks');
+    const svg = chart.querySelector('.marks');
     const own = chart.getBoundingClientRect();
     const drawn = svg.getBoundingClientRect();
     return {
@@ -173,7 +176,7 @@ LAYOUT = """() => {
 }"""
 
 NAMES = """() => [...document.querySelectorAll('.tcplab-chart')].map(chart => {
-  const svg = chart.querySelector('svg.marks');
+  const svg = chart.querySelector('.marks');
   const summary = chart.querySelector('details > summary');
   return {
     id: chart.closest('figure')?.id || chart.id,
@@ -214,9 +217,13 @@ class PageSurvey:
     failed: str | None = None
 
 
-def survey(browser, site: str, paths: list[str], width: int, dark: bool) -> list[PageSurvey]:
-    """Load each page once at ``width`` and read all the browser tiers check from that load;
-    at 1400 px in light mode the page is printed last (A4, print media)."""
+def survey(
+    browser, site: str, paths: list[str], width: int, dark: bool, axe: bool = True
+) -> list[PageSurvey]:
+    """Load each page once at ``width`` and read all the browser tiers check from that load
+    (axe-core's too, unless ``axe`` is false: it is a third of a page's time, and its
+    verdicts are checked at 1400 px light and 400 px dark); at 1400 px in light mode the page
+    is printed last (A4, print media)."""
     found = []
     for path in paths:
         record = PageSurvey(path, width, dark)
@@ -231,7 +238,7 @@ def survey(browser, site: str, paths: list[str], width: int, dark: bool) -> list
             record.outside = list(visit.outside)
             record.layout = visit.page.evaluate(LAYOUT)
             record.names = visit.page.evaluate(NAMES)
-            record.axe = axe_violations(visit)
+            record.axe = axe_violations(visit) if axe else None
             if width >= 1400 and not dark and record.charts:
                 visit.page.emulate_media(media="print")
                 visit.page.set_viewport_size({"width": A4_PRINTABLE, "height": 1100})

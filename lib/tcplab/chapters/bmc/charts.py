@@ -489,13 +489,14 @@ def fluid_grid_chart(grid: pd.DataFrame, scenario: str, j_s: float) -> alt.HConc
     data = grid[grid["scenario"] == scenario].copy()
     data["t"] = data["period"] * j_s
     data["kind"] = np.where(data["series"].isin(["D1", "D2"]), "weights", "Mb/s per source")
+    data = data[["k", "rate", "t", "series", "kind", "value", "period"]]
     ks, rates = data["k"], data["rate"]
     k0, rate0 = float(ks.max() / 2), float(rates.min())  # where the sliders start
     k = slider(f"{scenario}_k", "K ", float(ks.min()), float(ks.max()), grid_step(ks), k0)
     rate = slider(f"{scenario}_rate", "first link (Mb/s) ", float(rates.min()), float(rates.max()),
                   grid_step(rates), rate0)  # fmt: skip
     picked = (
-        alt.Chart(data)
+        alt.Chart(data.drop(columns="period").round({"value": 4}))
         .transform_filter(f"abs(datum.k - {scenario}_k) < 1e-6")
         .transform_filter(f"abs(datum.rate - {scenario}_rate) < 1e-6")
     )
@@ -508,7 +509,7 @@ def fluid_grid_chart(grid: pd.DataFrame, scenario: str, j_s: float) -> alt.HConc
                 x=alt.X("t:Q", title="time (s)"),
                 y=alt.Y("value:Q", title=title),
                 color=alt.Color("series:N", title=None),
-                tooltip=["scenario:N", "series:N", "t:Q", alt.Tooltip("value:Q", format=".3f")],
+                tooltip=["series:N", "t:Q", alt.Tooltip("value:Q", format=".3f")],
             )
             .properties(width=280, height=180)
         )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from tcplab.charts import describe
+from tcplab.charts import dense, describe
 
 from .analysis import aggregates, meeting, per_flow, saturation_curves
 
@@ -22,7 +22,7 @@ __all__ = [
 def _boxes(table: pd.DataFrame, column: str, axis: str, what: str) -> alt.FacetChart:
     """Box plots of ``column`` (bytes/s, drawn in KB/s) per number of flows, one panel per
     path model, described by each box's median."""
-    data = aggregates(table).assign(kbps=lambda d: d[column] / 1e3)
+    data = aggregates(table).assign(kbps=lambda d: d[column] / 1e3)[["path", "flows", "kbps"]]
     chart = (
         alt.Chart(data, width=200, height=220)
         .mark_boxplot(extent="min-max")
@@ -54,12 +54,16 @@ def repetitions_chart(table: pd.DataFrame, flows: int) -> alt.FacetChart:
     """Fig. 4's form: every flow's throughput (KB/s) against the repetition index, at
     ``flows`` flows; flows that had a time-out in another colour."""
     pf = per_flow(table)
-    pf = pf[pf["flows"] == flows].assign(
-        kbps=lambda d: d["bytes_per_s"] / 1e3,
-        timeout=lambda d: (d["timeouts"] > 0).map({True: "had a time-out", False: "none"}),
-    )
+    pf = pf[pf["flows"] == flows]
+    share = pf.groupby("path")["timeouts"].apply(lambda s: (s > 0).mean())
+    drawn = pd.DataFrame({  # only what is drawn: 15,000 points at the paper's scale
+        "path": pf["path"],
+        "repetition": pf["repetition"],
+        "kbps": (pf["bytes_per_s"] / 1e3).round(1),
+        "timeout": (pf["timeouts"] > 0).map({True: "had a time-out", False: "none"}),
+    })  # fmt: skip
     chart = (
-        alt.Chart(pf, width=200, height=220)
+        alt.Chart(drawn, width=200, height=220)
         .mark_circle(size=12, opacity=0.6)
         .encode(
             x=alt.X("repetition:Q", title="repetition"),
@@ -68,9 +72,9 @@ def repetitions_chart(table: pd.DataFrame, flows: int) -> alt.FacetChart:
         )
         .facet(column=alt.Column("path:N", title="path model"))
     )
-    share = pf.groupby("path")["timeouts"].apply(lambda s: (s > 0).mean())
     text = "; ".join(f"{p}: {v:.0%} of flows had a time-out" for p, v in share.items())
-    return describe(chart, f"Throughput of every flow at {flows} flows per repetition; {text}.")
+    text = f"Throughput of every flow at {flows} flows per repetition; {text}."
+    return dense(describe(chart, text))  # 15,000 points at the paper's scale: a canvas
 
 
 def meeting_chart(table: pd.DataFrame, path: str, capacity_bytes_per_s: float) -> alt.Chart:
