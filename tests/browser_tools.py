@@ -100,9 +100,9 @@ class Visit:
         self.page.on("console", self._console)
         self.page.on("pageerror", lambda e: self.errors.append(f"uncaught: {e}"))
         self.context.route("**/*", self._only_local(site))
-        # The two heaviest pages (weighted-aimd, parallel-transfers: about 5 MB, their charts'
-        # data inline) load in 6 s at 400 px on a quiet machine but passed Playwright's default
-        # 30 s while two pytest workers ran the model tiers beside the browser (CI, 2 cores)
+        # A page loads in 2-10 s here; the limit is generous because the browser tier shares
+        # two cores with a pytest worker running the model tiers (one load of a 5 MB page once
+        # took over Playwright's default 30 s in CI; the pages now weigh under 2 MB)
         self.page.goto(f"{site}/{path}", wait_until="load", timeout=PAGE_LOAD_MS)
 
     def _console(self, message) -> None:

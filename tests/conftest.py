@@ -19,6 +19,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -37,6 +38,30 @@ def chromium_executable() -> str:
     if not found or not Path(found).exists():
         pytest.fail("Chromium not found: run `make test` (it installs Debian's chromium as root)")
     return found
+
+
+QUICK_CACHE = "TCPLAB_QUICK_CACHE"  # tcplab.registry.QUICK_CACHE, not imported here
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """One scratch folder for quick-scale results per test run, named in the environment, so
+    that the xdist workers (started after this hook) and the chapters' notebook kernels
+    (started by papermill) inherit it: each quick table is computed once per run, not once by
+    the golden net, once by the claims tests and once by its chapter's notebook."""
+    if QUICK_CACHE not in os.environ:
+        folder = tempfile.mkdtemp(prefix="tcplab-quick-")
+        os.environ[QUICK_CACHE] = folder
+        config.stash[_QUICK_FOLDER] = folder
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    folder = config.stash.get(_QUICK_FOLDER, None)
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
+        os.environ.pop(QUICK_CACHE, None)
+
+
+_QUICK_FOLDER = pytest.StashKey[str]()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -142,10 +167,11 @@ def wide_survey(built_book: Path, site: str, browser) -> list:
 @pytest.fixture(scope="session")
 def narrow_survey(built_book: Path, site: str, browser) -> list:
     """Every content page loaded once at 400 px (a phone) in light mode: the same readings as
-    :func:`wide_survey` but the print."""
+    :func:`wide_survey` but the print and axe-core (whose verdicts are read at 1400 px light
+    and at 400 px dark)."""
     from browser_tools import content_pages, survey
 
-    return survey(browser, site, content_pages(built_book), width=400, dark=False)
+    return survey(browser, site, content_pages(built_book), width=400, dark=False, axe=False)
 
 
 @pytest.fixture(scope="session")

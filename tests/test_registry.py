@@ -139,3 +139,31 @@ def test_the_fingerprint_of_shipped_code_changes_with_a_line_of_code() -> None:
     assert cache.fingerprint(modules) != cache.fingerprint(modules[:-1])
     with pytest.raises(ValueError, match="not a tcplab module"):
         cache.fingerprint(["numpy"])
+
+
+def test_a_quick_result_is_computed_once_per_scratch_folder(tmp_path) -> None:
+    """With TCPLAB_QUICK_CACHE set, the same experiment, parameters, seed and code give the
+    stored table; any other parameters or seed compute again; no temporary file is left."""
+    import pandas as pd
+
+    calls: list[int] = []
+
+    def compute() -> pd.DataFrame:
+        calls.append(1)
+        return pd.DataFrame({"x": [0.1 * len(calls)], "on": [True]})
+
+    experiment = registry.REGISTRY["sawtooth-utilisation"]
+    first = registry._quick_cached("demo", compute, {"p": 1}, 0, experiment, str(tmp_path))
+    again = registry._quick_cached("demo", compute, {"p": 1}, 0, experiment, str(tmp_path))
+    assert len(calls) == 1 and again.equals(first) and again["on"].dtype == bool
+    registry._quick_cached("demo", compute, {"p": 1}, 1, experiment, str(tmp_path))
+    registry._quick_cached("demo", compute, {"p": 2}, 0, experiment, str(tmp_path))
+    assert len(calls) == 3
+    assert not list(tmp_path.glob("*.tmp")) and len(list(tmp_path.glob("demo-*.pkl"))) == 3
+
+
+def test_the_test_session_shares_one_quick_scratch_folder() -> None:
+    import os
+
+    folder = os.environ.get(registry.QUICK_CACHE)
+    assert folder and os.path.isdir(folder)

@@ -6,13 +6,19 @@ function and its frozen parameter class by dotted path. Listing them imports no 
 chapter's code is imported when an experiment runs. :func:`run` is what a chapter, the
 ``tcplab`` command, ``make data`` and the tests call: at ``scale="full"`` it reads the result
 from data/ (or computes and stores it), at ``scale="quick"`` it computes the small variant.
+A test session (or anyone) may name a scratch folder in ``TCPLAB_QUICK_CACHE``: quick results
+are then pickled there, keyed by experiment, parameters, seed and code fingerprint, so that
+the tests, the golden net and the chapters' notebooks compute each quick table once.
 The code fingerprint of a stored result comes from the modules the experiment's code imports
 (:func:`tcplab.cache.imported_modules`), not from a list kept by hand.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import json
+import os
 import pkgutil
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -23,10 +29,11 @@ from .checks import check_choice
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["Experiment", "REGISTRY", "SCALES", "run", "run_all"]
+__all__ = ["Experiment", "REGISTRY", "SCALES", "QUICK_CACHE", "run", "run_all"]
 
 SCALES = ("full", "quick", "paper")
 CHAPTERS = "tcplab.chapters"
+QUICK_CACHE = "TCPLAB_QUICK_CACHE"  # environment variable: a scratch folder for quick results
 
 
 @dataclass(frozen=True)
@@ -121,6 +128,9 @@ def run(name: str, *, scale: str = "full", seed: int = 0, refresh: bool = False)
     experiment = REGISTRY[name]
     params = experiment.parameters(scale)
     compute = experiment.function()
+    scratch = os.environ.get(QUICK_CACHE)
+    if scale == "quick" and scratch and not refresh:
+        return _quick_cached(name, lambda: compute(params, seed), params, seed, experiment, scratch)
     return cache.cached(
         name,
         lambda: compute(params, seed),
@@ -130,6 +140,34 @@ def run(name: str, *, scale: str = "full", seed: int = 0, refresh: bool = False)
         modules=experiment.modules(),
         refresh=refresh,
     )
+
+
+def _quick_cached(
+    name: str,
+    compute: Callable[[], pd.DataFrame],
+    params: Any,
+    seed: int,
+    experiment: Experiment,
+    folder: str,
+) -> pd.DataFrame:
+    """A quick result from the scratch ``folder``, or computed and pickled there (written to a
+    temporary name, then renamed: a reader never sees half a file)."""
+    import pandas as pd
+
+    from . import cache
+
+    key = json.dumps(
+        [cache.jsonable(params), seed, cache.fingerprint(experiment.modules())], sort_keys=True
+    )
+    path = os.path.join(folder, f"{name}-{hashlib.sha256(key.encode()).hexdigest()[:16]}.pkl")
+    if os.path.exists(path):
+        return pd.read_pickle(path)
+    table = compute()
+    os.makedirs(folder, exist_ok=True)
+    temporary = f"{path}.{os.getpid()}.tmp"
+    table.to_pickle(temporary)
+    os.replace(temporary, path)
+    return table
 
 
 def run_all(
