@@ -129,6 +129,8 @@
 
   function shown(control, raw) {
     var value = control.kind === "log2" ? Math.pow(2, raw) : raw;
+    var digits = /^\.(\d)f$/.exec(control.readout || ""); // ".3f": the widget's format
+    if (digits) return value.toFixed(+digits[1]);
     return control.kind === "int" ? String(Math.round(value)) : String(+value.toPrecision(3));
   }
 

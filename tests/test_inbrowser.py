@@ -17,10 +17,12 @@ import ipywidgets as w
 import pytest
 
 from tcplab import inbrowser, pyodide_site
+from tcplab.chapters.insensitivity import panel as insensitivity
 from tcplab.chapters.sawtooth import panel as sawtooth
 from tcplab.panels import Control
 
 SAWTOOTH = "tcplab.chapters.sawtooth.panel:sawtooth_spec"
+INSENSITIVITY = "tcplab.chapters.insensitivity.panel:example1_spec"
 
 
 def _spec_of(page: str) -> dict:
@@ -29,12 +31,26 @@ def _spec_of(page: str) -> dict:
     return json.loads(found.group(1).replace("<\\/", "</"))
 
 
-def test_the_page_and_the_notebook_draw_the_same_chart_from_one_spec() -> None:
-    values = {"beta": 0.7, "eta": 2.0, "events": 5}
-    page = _spec_of(inbrowser.chart_html(SAWTOOTH, json.dumps(values)))
-    notebook = sawtooth.draw(**values).to_dict()
-    assert page["title"] == notebook["title"] and "β = 0.70, η = 2" in page["title"]
+@pytest.mark.parametrize(
+    "target, values, title",
+    [
+        (SAWTOOTH, {"beta": 0.7, "eta": 2.0, "events": 5}, "β = 0.70, η = 2"),
+        (INSENSITIVITY, {"sigma": 0.3, "flows": 6, "beta": 0.5}, "N = 6, β = 0.50, σ = 0.300"),
+    ],
+)
+def test_the_page_and_the_notebook_draw_the_same_chart_from_one_spec(
+    target: str, values: dict, title: str
+) -> None:
+    page = _spec_of(inbrowser.chart_html(target, json.dumps(values)))
+    notebook = inbrowser.load_spec(target).draw(**values).to_dict()
+    assert page["title"] == notebook["title"] and title in page["title"]
     assert page["datasets"] == notebook["datasets"]
+
+
+def test_every_panel_that_offers_the_browser_names_a_spec_that_loads() -> None:
+    for made in (sawtooth.sawtooth_panel(), insensitivity.example1_panel()):
+        found = re.search(r'data-panel="([^"]+)"', made._repr_mimebundle_()["text/html"])
+        assert found and inbrowser.load_spec(found.group(1)).what == made.what
 
 
 def test_the_widgets_are_built_from_the_spec_and_offer_the_browser() -> None:

@@ -1,4 +1,4 @@
-"""The sawtooth chapter's panel run in headless Chromium by Pyodide, with the network cut to
+"""The chapters' panels run in headless Chromium by Pyodide, with the network cut to
 127.0.0.1: the click starts Python from the book's own files, the chart draws, moving a slider
 reruns the model and redraws it, nothing is requested from another host; and where the
 browser cannot run it (no WebAssembly, a file missing) one line points to Binder."""
@@ -28,40 +28,45 @@ def _state(visit: Visit, state: str, timeout: int) -> None:
     assert found == state, box.text_content()
 
 
-def _path(visit: Visit) -> str:
-    line = visit.page.locator(".tcplab-inbrowser-view svg .mark-line path").first
-    return line.get_attribute("d") or ""
+def _drawn(visit: Visit, timeout: int) -> str:
+    visit.page.wait_for_function(
+        "() => document.querySelector('.tcplab-inbrowser-view .tcplab-chart')"
+        ".dataset.drawn === 'true'",
+        timeout=timeout,
+    )
+    return visit.page.locator(".tcplab-inbrowser-view svg.marks").inner_html()
 
 
-def test_the_sawtooth_panel_runs_in_browser_offline_and_a_slider_reruns_it(
-    site: str, browser
+#: chapter page, the control moved and its new value, the chart's title before and after
+PANELS = {
+    "sawtooth": ("chapters/sawtooth.html", "beta", "0.8", "mean 75.00% of c", "mean 90.00% of c"),
+    "insensitivity": ("chapters/insensitivity.html", "sigma", "0.3", "σ = 0.125", "σ = 0.300"),
+}
+
+
+@pytest.mark.parametrize("chapter", sorted(PANELS))
+def test_the_panel_runs_in_browser_offline_and_a_slider_reruns_it(
+    site: str, browser, chapter: str
 ) -> None:
-    visit = Visit(browser, site, PAGE)
+    page, control, value, first, then = PANELS[chapter]
+    visit = Visit(browser, site, page)
     try:
         visit.page.locator(".tcplab-inbrowser-run").click(timeout=10_000)
         _state(visit, "ready", START_MS)
-        visit.page.wait_for_function(
-            "() => document.querySelector('.tcplab-inbrowser-view .tcplab-chart')"
-            ".dataset.drawn === 'true'",
-            timeout=30_000,
-        )
+        before = _drawn(visit, 30_000)
         title = visit.page.locator(".tcplab-inbrowser-view svg .role-title").text_content()
-        assert "β = 0.50" in (title or "") and "mean 75.00% of c" in (title or "")
-        before = _path(visit)
-        events = visit.page.locator(".tcplab-inbrowser-controls input[name=events]")
-        events.fill("3")  # fires input and change: the model reruns in Pyodide
+        assert first in (title or ""), title
+        slider = visit.page.locator(f".tcplab-inbrowser-controls input[name={control}]")
+        slider.fill(value)  # fires input and change: the model reruns in Pyodide
         visit.page.wait_for_function(
             "() => document.querySelector('.tcplab-inbrowser').dataset.runs === '2'",
             timeout=RERUN_MS,
         )
         _state(visit, "ready", RERUN_MS)
-        visit.page.wait_for_function(
-            "() => document.querySelector('.tcplab-inbrowser-view .tcplab-chart')"
-            ".dataset.drawn === 'true'",
-            timeout=30_000,
-        )
-        after = _path(visit)
-        assert after and after != before
+        after = _drawn(visit, 30_000)
+        title = visit.page.locator(".tcplab-inbrowser-view svg .role-title").text_content()
+        assert then in (title or ""), title
+        assert after != before
         assert not visit.outside, visit.outside
         assert not visit.errors, visit.errors
     finally:

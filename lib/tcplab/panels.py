@@ -30,6 +30,7 @@ class Control:
     step: float
     value: float
     kind: Kind = "float"
+    readout: str = ""  # the widget's number format (ipywidgets' readout_format), if not its own
 
     def __post_init__(self) -> None:
         if not self.minimum < self.maximum or self.step <= 0:
@@ -48,6 +49,7 @@ class Control:
             "step": self.step,
             "value": self.value,
             "kind": self.kind,
+            "readout": self.readout,
         }
 
 

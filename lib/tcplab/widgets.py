@@ -96,6 +96,8 @@ def _widget(control: Control) -> w.Widget:
             step=control.step,
             **common,
         )
+    if control.readout:
+        common["readout_format"] = control.readout
     return w.FloatSlider(
         control.value, min=control.minimum, max=control.maximum, step=control.step, **common
     )
