@@ -184,7 +184,7 @@
       if (chart && typeof window.tcplabDrawChart === "function") window.tcplabDrawChart(chart);
       var took = performance.now() - started;
       var seconds = (took / 1000).toFixed(1);
-      box.dataset.lastRunMs = String(Math.round(took)); // Python and Vega, for the benchmark
+      box.dataset.lastRunMs = String(Math.round(took)); // the model and the spec, in Python
       box.dataset.state = "ready";
       box.dataset.runs = String(+(box.dataset.runs || 0) + 1);
       say(box, "Ran in your browser in " + seconds + " s. Move a slider to rerun the model.");
@@ -195,9 +195,9 @@
     box.dataset.state = "failed";
     var binder = document.querySelector('a[href*="mybinder.org"]');
     var status = box.querySelector(".tcplab-inbrowser-status");
-    status.textContent =
-      "This browser could not run the panel (" + (error && error.message ? error.message : error) +
-      "): use the Binder launch";
+    // a Python error's message is its whole traceback: its last line says what went wrong
+    var why = String((error && error.message) || error).trim().split("\n").pop();
+    status.textContent = "This browser could not run the panel (" + why + "): use the Binder launch";
     if (binder) {
       var link = document.createElement("a");
       link.href = binder.href;
@@ -214,7 +214,6 @@
     var button = box.querySelector(".tcplab-inbrowser-run");
     button.disabled = true;
     box.dataset.state = "loading";
-    box.tcplabStarted = performance.now();
     start(box)
       .then(function (module) {
         var controls = controlsOf(box);
