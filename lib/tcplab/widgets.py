@@ -17,12 +17,15 @@ sends from the kernel, so the runner never writes to the shell channel during a 
 from __future__ import annotations
 
 import html
+import json
 from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as w
 
-__all__ = ["LivePanel", "live_panel"]
+from .panels import Control, PanelSpec
+
+__all__ = ["LivePanel", "live_panel", "spec_panel"]
 
 _NOTE = (
     '<div class="tcplab-live-note"><strong>Live panel.</strong> {what} It reruns the model '
@@ -31,17 +34,26 @@ _NOTE = (
     "kernel.</div>"
 )
 
+# The page's runtime (_static/tcplab-inbrowser.js) turns this into the panel, on a click.
+_BROWSER = (
+    '<div class="tcplab-inbrowser" data-panel="{target}" data-controls="{controls}">'
+    '<button type="button" class="tcplab-inbrowser-run">Run in your browser</button> '
+    '<span class="tcplab-inbrowser-status" role="status">Python runs in this page (Pyodide, '
+    "about 25 MB, downloaded once from this site).</span></div>"
+)
+
 
 class LivePanel:
     """A widget that shows itself in Jupyter and falls back to a note on a static page."""
 
-    def __init__(self, widget: w.Widget, what: str) -> None:
+    def __init__(self, widget: w.Widget, what: str, browser: str = "") -> None:
         self.widget = widget
         self.what = what
+        self.browser = browser  # the page's runtime markup, if the panel can run in a browser
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         bundle = self.widget._repr_mimebundle_(**kwargs) or {}
-        return {**bundle, "text/html": _NOTE.format(what=self.what)}
+        return {**bundle, "text/html": _NOTE.format(what=self.what) + self.browser}
 
 
 def live_panel(controls: list[w.Widget], redraw: Callable[[], Any], what: str) -> LivePanel:
@@ -62,3 +74,46 @@ def live_panel(controls: list[w.Widget], redraw: Callable[[], Any], what: str) -
         control.observe(update, names="value")
     update()
     return LivePanel(w.VBox([w.HBox(controls), view]), what)
+
+
+def _widget(control: Control) -> w.Widget:
+    style = {"description_width": "initial"}
+    common = {"description": control.label, "style": style}
+    if control.kind == "int":
+        return w.IntSlider(
+            int(control.value),
+            min=int(control.minimum),
+            max=int(control.maximum),
+            step=int(control.step),
+            **common,
+        )
+    if control.kind == "log2":
+        return w.FloatLogSlider(
+            control.value,
+            base=2,
+            min=control.minimum,
+            max=control.maximum,
+            step=control.step,
+            **common,
+        )
+    if control.readout:
+        common["readout_format"] = control.readout
+    return w.FloatSlider(
+        control.value, min=control.minimum, max=control.maximum, step=control.step, **common
+    )
+
+
+def spec_panel(spec: PanelSpec, browser: str = "") -> LivePanel:
+    """The ipywidgets panel of ``spec`` (:mod:`tcplab.panels`). With ``browser``, the import
+    path of a function that returns the spec (``"package.module:function"``), the static
+    page offers to run the same panel in the reader's browser (:mod:`tcplab.inbrowser`)."""
+    sliders = [_widget(control) for control in spec.controls]
+
+    def redraw() -> Any:
+        return spec.draw(**{c.name: s.value for c, s in zip(spec.controls, sliders, strict=True)})
+
+    panel = live_panel(sliders, redraw, spec.what)
+    if browser:
+        controls = html.escape(json.dumps(spec.to_json()), quote=True)
+        panel.browser = _BROWSER.format(target=html.escape(browser), controls=controls)
+    return panel

@@ -1,25 +1,30 @@
 """Live panel of the insensitivity chapter: Example 1 for any sigma, N and beta.
 
 Like every panel of the book (:mod:`tcplab.widgets`), it reruns the model when a Jupyter
-kernel is attached and shows a short note on the static page. The curves are the exact
-rate-independent closed form; the points at the chosen sigma are a fresh simulation.
+kernel is attached and shows a short note on the static page; there the note offers to run
+the same panel in the reader's browser (:mod:`tcplab.inbrowser`, Pyodide). The curves are the
+exact rate-independent closed form; the points at the chosen sigma are a fresh simulation.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import altair as alt
-import ipywidgets as w
 import numpy as np
 import pandas as pd
 
 from tcplab import fluid, policies
+from tcplab.panels import Control, PanelSpec
 from tcplab.theory import altman
 from tcplab.theory import parallel as theory_parallel
-from tcplab.widgets import LivePanel, live_panel
 
 from .charts import example1_chart
 
-__all__ = ["example1_frame", "example1_panel"]
+if TYPE_CHECKING:
+    from tcplab.widgets import LivePanel
+
+__all__ = ["example1_frame", "draw", "example1_spec", "example1_panel"]
 
 
 def example1_frame(
@@ -70,29 +75,38 @@ def example1_frame(
     return pd.DataFrame(rows)
 
 
-def example1_panel(sigma: float = 0.125, flows: int = 4, beta: float = 0.5) -> LivePanel:
-    """Sliders for sigma, N (even) and beta; redraws Fig. 3 with a simulation at sigma."""
-    style = {"description_width": "initial"}
-    sigma_slider = w.FloatSlider(
-        sigma, min=0.01, max=0.99, step=0.005, description="σ", readout_format=".3f", style=style
+def draw(sigma: float, flows: int, beta: float) -> alt.TopLevelMixin:
+    """Fig. 3 for N = ``flows`` and ``beta``: the exact curves, and a simulation at ``sigma``."""
+    flows = int(flows)
+    frame = example1_frame(sigma, flows, beta)
+    at = frame[frame["simulated"].notna()].set_index("group")["simulated"]
+    title = (
+        f"N = {flows}, β = {beta:.2f}, σ = {sigma:.3f}: aggregate {at['aggregate']:.4f} "
+        f"(Theorem 1: {altman.parallel_throughput(flows, beta):.4f})"
     )
-    n_slider = w.IntSlider(flows, min=2, max=12, step=2, description="N", style=style)
-    beta_slider = w.FloatSlider(beta, min=0.05, max=0.95, step=0.05, description="β", style=style)
+    return example1_chart(frame, sigma=sigma, title=title)
 
-    def redraw() -> alt.TopLevelMixin:
-        s, n, b = sigma_slider.value, n_slider.value, beta_slider.value
-        frame = example1_frame(s, n, b)
-        at = frame[frame["simulated"].notna()].set_index("group")["simulated"]
-        title = (
-            f"N = {n}, β = {b:.2f}, σ = {s:.3f}: aggregate {at['aggregate']:.4f} "
-            f"(Theorem 1: {altman.parallel_throughput(n, b):.4f})"
-        )
-        chart = example1_chart(frame, sigma=s, title=title)
-        return chart
 
-    return live_panel(
-        [sigma_slider, n_slider, beta_slider],
-        redraw,
+def example1_spec(sigma: float = 0.125, flows: int = 4, beta: float = 0.5) -> PanelSpec:
+    """The panel's sliders (sigma, N even, beta) and its drawing."""
+    return PanelSpec(
+        (
+            Control("sigma", "σ", 0.01, 0.99, 0.005, sigma, readout=".3f"),
+            Control("flows", "N", 2, 12, 2, flows, kind="int"),
+            Control("beta", "β", 0.05, 0.95, 0.05, beta),
+        ),
+        draw,
         "Move σ, the number of connections N and β; the exact curves are recomputed and the "
         "fluid model is rerun at σ.",
+    )
+
+
+def example1_panel(sigma: float = 0.125, flows: int = 4, beta: float = 0.5) -> LivePanel:
+    """Sliders for sigma, N (even) and beta; redraws Fig. 3 with a simulation at sigma.
+    On the static page it can run in the reader's browser."""
+    from tcplab.widgets import spec_panel
+
+    return spec_panel(
+        example1_spec(sigma, flows, beta),
+        browser="tcplab.chapters.insensitivity.panel:example1_spec",
     )

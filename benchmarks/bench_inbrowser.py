@@ -1,0 +1,171 @@
+"""Speed and size of the panels that run in the reader's browser (Pyodide), in headless Chromium.
+
+Run from the repository root after ``make book`` with ``python benchmarks/bench_inbrowser.py``
+(``--runs``: cold starts to time). The built book is served on 127.0.0.1 and every other host
+is unreachable, as in the browser tests. Rows:
+
+* size: what ``_static/pyodide`` adds to the site, and gzip-compressed (level 6, what a server
+  that compresses would send; ``make serve`` does not compress);
+* click to first chart, cold: a fresh browser context (empty cache), the sawtooth chapter's
+  "Run in your browser" clicked, until its chart has drawn (target: under 15 s);
+* the same with the cache warm (the page reloaded in the same context);
+* a rerun: one slider moved until the chart has redrawn (target: under 5 s): the sawtooth's
+  events (the exact fluid path), and the insensitivity chapter's sigma (Example 1: the exact
+  curves and a fluid run of 16 replicas x 5,000 events, the panel's configuration), whose
+  click to first chart is timed too, in the sawtooth's context (runtime cached);
+* the packet model under Pyodide against CPython: one dumbbell run (10 flows, 20 s of
+  simulated time, no trace) in the page and in this process, the wall time of its loop.
+
+This is a script, not a test: it asserts nothing about speed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import gzip
+import http.server
+import json
+import os
+import platform
+import shutil
+import statistics
+import threading
+import time
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+from tcplab.packet import run_dumbbell
+
+FLAGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+]
+PAGE = "chapters/sawtooth.html"
+OTHER = "chapters/insensitivity.html"
+DRAWN = (
+    "() => { const b = document.querySelector('.tcplab-inbrowser');"
+    " const c = b.querySelector('.tcplab-inbrowser-view .tcplab-chart');"
+    " return b.dataset.state === 'failed' || (b.dataset.runs === '{runs}' && c"
+    " && c.dataset.drawn === 'true'); }"
+)
+PACKET = (
+    "import time\nfrom tcplab.packet import run_dumbbell\n"
+    "started = time.perf_counter()\n"
+    "run_dumbbell(10, duration=20.0, warmup=5.0, trace=False)\n"
+    "time.perf_counter() - started\n"
+)
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def _sizes(folder: Path) -> tuple[int, int, int]:
+    files = [p for p in folder.rglob("*") if p.is_file()]
+    raw = sum(p.stat().st_size for p in files)
+    packed = sum(len(gzip.compress(p.read_bytes(), compresslevel=6)) for p in files)
+    return len(files), raw, packed
+
+
+def _click_to_chart(page, site: str, path: str = PAGE) -> float:
+    page.goto(f"{site}/{path}", wait_until="load", timeout=120_000)
+    began = time.perf_counter()
+    page.locator(".tcplab-inbrowser-run").click(timeout=10_000)
+    page.wait_for_function(DRAWN.replace("{runs}", "1"), timeout=180_000)
+    took = time.perf_counter() - began
+    box = page.locator(".tcplab-inbrowser")
+    if box.get_attribute("data-state") == "failed":
+        raise RuntimeError(page.locator(".tcplab-inbrowser-status").text_content())
+    steps = json.loads(box.get_attribute("data-timings") or "{}")
+    steps["first chart"] = int(box.get_attribute("data-last-run-ms") or 0)
+    print("  steps (ms after the click; first chart: its own run):", steps)
+    return took
+
+
+def _rerun(page, value: str, runs: int, name: str = "events") -> float:
+    began = time.perf_counter()
+    page.locator(f".tcplab-inbrowser-controls input[name={name}]").fill(value)
+    page.wait_for_function(DRAWN.replace("{runs}", str(runs)), timeout=60_000)
+    return time.perf_counter() - began
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--html", type=Path, default=Path("_build/html"), help="the built book")
+    parser.add_argument("--runs", type=int, default=3, help="cold starts to time")
+    args = parser.parse_args()
+    runtime = args.html / "_static" / "pyodide"
+    if not runtime.exists():
+        raise SystemExit(f"{runtime} is missing: run `make book` first")
+    count, raw, packed = _sizes(runtime)
+    print(
+        f"Python {platform.python_version()}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}"
+    )
+    print(f"runtime size: {count} files, {raw / 1e6:.1f} MB, gzip -6 {packed / 1e6:.1f} MB")
+
+    handler = functools.partial(_Quiet, directory=str(args.html))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    site = f"http://127.0.0.1:{server.server_address[1]}"
+    chromium = os.environ.get("CHROMIUM") or shutil.which("chromium")
+    outside: list[str] = []
+
+    def only_local(route) -> None:
+        if route.request.url.startswith(site):
+            route.continue_()
+        else:
+            outside.append(route.request.url)
+            route.abort()
+
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=chromium, args=FLAGS)
+            cold, warm, reruns, packet = [], [], [], []
+            other, other_reruns = [], []
+            for _ in range(args.runs):
+                context = browser.new_context(viewport={"width": 1400, "height": 900})
+                context.route("**/*", only_local)
+                page = context.new_page()
+                cold.append(_click_to_chart(page, site))
+                for runs, value in enumerate(["3", "20", "40"], start=2):
+                    reruns.append(_rerun(page, value, runs))
+                packet.append(page.evaluate(f"() => window.tcplabPython.runPython({PACKET!r})"))
+                warm.append(_click_to_chart(page, site))  # the same context: cache warm
+                other.append(_click_to_chart(page, site, OTHER))
+                for runs, value in enumerate(["0.3", "0.6", "0.9"], start=2):
+                    other_reruns.append(_rerun(page, value, runs, "sigma"))
+                context.close()
+            browser.close()
+    finally:
+        server.shutdown()
+    native = []
+    for _ in range(args.runs):
+        began = time.perf_counter()
+        run_dumbbell(10, duration=20.0, warmup=5.0, trace=False)
+        native.append(time.perf_counter() - began)
+
+    def row(label: str, values: list[float]) -> None:
+        shown = ", ".join(f"{v:.1f}" for v in values)
+        print(f"{label:<44} median {statistics.median(values):6.2f} s   ({shown})")
+
+    row("click to first chart, cold", cold)
+    row("click to first chart, cache warm", warm)
+    row("rerun (events slider moved)", reruns)
+    row("insensitivity: click to first chart, warm", other)
+    row("insensitivity: rerun (sigma moved)", other_reruns)
+    row("packet model under Pyodide (10 flows, 20 s)", packet)
+    row("packet model under CPython (same run)", native)
+    slower = statistics.median(packet) / statistics.median(native)
+    print(f"Pyodide / CPython on the packet model: {slower:.1f}x")
+    print(f"requests that left 127.0.0.1: {len(outside)}")
+
+
+if __name__ == "__main__":
+    main()

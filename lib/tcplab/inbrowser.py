@@ -1,0 +1,45 @@
+"""The Python side of "Run in your browser": a live panel drawn by Pyodide in the page.
+
+``_static/tcplab-inbrowser.js`` starts Pyodide from the book's own site, installs ``tcplab``
+from the wheel the book ships (:mod:`tcplab.pyodide_site`) and calls :func:`chart_html` with
+the panel's import path and the controls' values; it returns the chart as the book's HTML
+(:func:`tcplab.charts.to_html`), which the page's Vega bundle draws. The panel's spec
+(:mod:`tcplab.panels`) is the one the notebook's ipywidgets panel is built from.
+"""
+
+from __future__ import annotations
+
+import html
+import importlib
+import json
+
+from . import charts
+from .panels import PanelSpec
+
+__all__ = ["load_spec", "chart_html"]
+
+
+def load_spec(target: str) -> PanelSpec:
+    """The panel spec made by ``target``, ``"tcplab.package.module:function"``."""
+    module, _, name = target.partition(":")
+    if not module.startswith("tcplab.") or not name.isidentifier():
+        raise ValueError(f"target={target!r}: not a tcplab panel")
+    spec = getattr(importlib.import_module(module), name)()
+    if not isinstance(spec, PanelSpec):
+        raise TypeError(f"{target} returned {type(spec).__name__}, not a PanelSpec")
+    return spec
+
+
+def chart_html(target: str, values: str) -> str:
+    """The panel's chart for ``values`` (JSON: control name to value) as the book's HTML; a
+    ``ValueError`` (a value out of range) becomes one line, as in the notebook's panel."""
+    spec = load_spec(target)
+    given = json.loads(values)
+    unknown = set(given) - set(spec.values())
+    if unknown:
+        raise ValueError(f"{target} has no controls {sorted(unknown)}")
+    try:
+        chart = spec.draw(**{**spec.values(), **given})
+    except ValueError as error:
+        return f'<p class="tcplab-panel-error">error: {html.escape(str(error))}</p>'
+    return charts.to_html(chart.to_dict())

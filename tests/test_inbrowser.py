@@ -1,0 +1,137 @@
+"""The in-browser panels without a browser: one panel spec behind the notebook's widgets and
+the page's runtime, and the runtime's files (Pyodide's official builds checked against its
+lock file, the wheels the book makes). The browser itself: test_inbrowser_browser.py."""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import re
+import tarfile
+import zipfile
+from io import BytesIO
+from pathlib import Path
+
+import ipywidgets as w
+import pytest
+
+from tcplab import inbrowser, pyodide_site
+from tcplab.chapters.insensitivity import panel as insensitivity
+from tcplab.chapters.sawtooth import panel as sawtooth
+from tcplab.panels import Control
+
+SAWTOOTH = "tcplab.chapters.sawtooth.panel:sawtooth_spec"
+INSENSITIVITY = "tcplab.chapters.insensitivity.panel:example1_spec"
+
+
+def _spec_of(page: str) -> dict:
+    found = re.search(r'<script type="application/json"[^>]*>(.*?)</script>', page, re.DOTALL)
+    assert found, "no chart in the HTML"
+    return json.loads(found.group(1).replace("<\\/", "</"))
+
+
+@pytest.mark.parametrize(
+    "target, values, title",
+    [
+        (SAWTOOTH, {"beta": 0.7, "eta": 2.0, "events": 5}, "β = 0.70, η = 2"),
+        (INSENSITIVITY, {"sigma": 0.3, "flows": 6, "beta": 0.5}, "N = 6, β = 0.50, σ = 0.300"),
+    ],
+)
+def test_the_page_and_the_notebook_draw_the_same_chart_from_one_spec(
+    target: str, values: dict, title: str
+) -> None:
+    page = _spec_of(inbrowser.chart_html(target, json.dumps(values)))
+    notebook = inbrowser.load_spec(target).draw(**values).to_dict()
+    assert page["title"] == notebook["title"] and title in page["title"]
+    assert page["datasets"] == notebook["datasets"]
+
+
+def test_every_panel_that_offers_the_browser_names_a_spec_that_loads() -> None:
+    for made in (sawtooth.sawtooth_panel(), insensitivity.example1_panel()):
+        found = re.search(r'data-panel="([^"]+)"', made._repr_mimebundle_()["text/html"])
+        assert found and inbrowser.load_spec(found.group(1)).what == made.what
+
+
+def test_the_widgets_are_built_from_the_spec_and_offer_the_browser() -> None:
+    panel = sawtooth.sawtooth_panel(beta=0.6, events=4)
+    sliders = {s.description: s for s in panel.widget.children[0].children}
+    assert isinstance(sliders["η"], w.FloatLogSlider) and sliders["η"].base == 2
+    assert sliders["β"].value == 0.6 and sliders["events"].value == 4
+    shown = panel._repr_mimebundle_()["text/html"]
+    box = re.search(
+        r'<div class="tcplab-inbrowser" data-panel="([^"]+)" data-controls="([^"]+)"', shown
+    )
+    assert box and box.group(1) == SAWTOOTH
+    controls = {c["name"]: c for c in json.loads(html.unescape(box.group(2)))}
+    assert controls["beta"]["value"] == 0.6 and controls["eta"]["kind"] == "log2"
+    assert "Run in your browser" in shown and "tcplab-live-note" in shown
+
+
+def test_a_bad_value_is_one_line_and_a_foreign_target_is_refused() -> None:
+    line = inbrowser.chart_html(SAWTOOTH, json.dumps({"beta": 1.5}))
+    assert line.startswith('<p class="tcplab-panel-error">error: ') and "beta" in line
+    with pytest.raises(ValueError, match="not a tcplab panel"):
+        inbrowser.load_spec("os:system")
+    with pytest.raises(ValueError, match="no controls"):
+        inbrowser.chart_html(SAWTOOTH, json.dumps({"flows": 3}))
+    with pytest.raises(ValueError, match="not a slider"):
+        Control("x", "x", 1, 1, 0.1, 1)
+
+
+def _lock(**files: bytes) -> dict:
+    packages = {
+        name: {
+            "file_name": f"{name}-1.0-py3-none-any.whl",
+            "sha256": hashlib.sha256(data).hexdigest(),
+            "depends": ["b"] if name == "a" else [],
+        }
+        for name, data in files.items()
+    }
+    return {"info": {"version": pyodide_site.PYODIDE_VERSION}, "packages": packages}
+
+
+def _provisa(tmp_path: Path, **files: bytes) -> Path:
+    path = tmp_path / "provisa.whl"
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, data in files.items():
+            archive.writestr(f"{pyodide_site._PROVISA_FOLDER}{name}-1.0-py3-none-any.whl", data)
+    return path
+
+
+def test_official_files_are_taken_only_when_their_hash_is_the_locks(tmp_path: Path) -> None:
+    lock = _lock(a=b"official a", b=b"official b")
+    assert pyodide_site.official_closure(lock, ["a"]) == ["a", "b"]
+    good = _provisa(tmp_path, a=b"official a", b=b"official b")
+    out = tmp_path / "out"
+    out.mkdir()
+    pyodide_site._official_files(good, lock, ["a", "b"], out)
+    assert (out / "a-1.0-py3-none-any.whl").read_bytes() == b"official a"
+    bad = _provisa(tmp_path, a=b"a rebuilt a", b=b"official b")
+    with pytest.raises(ValueError, match="not the official build"):
+        pyodide_site._official_files(bad, lock, ["a", "b"], out)
+    with pytest.raises(KeyError, match="not a package"):
+        pyodide_site.official_closure(lock, ["scipy"])
+
+
+def test_markupsafe_becomes_a_pure_wheel_and_wheels_are_reproducible(tmp_path: Path) -> None:
+    sdist = tmp_path / "markupsafe-9.9.tar.gz"
+    with tarfile.open(sdist, "w:gz") as archive:
+        for name, text in [
+            ("__init__.py", b"x = 1\n"),
+            ("_native.py", b"y = 2\n"),
+            ("_speedups.c", b"int main;\n"),
+        ]:
+            info = tarfile.TarInfo(f"markupsafe-9.9/src/markupsafe/{name}")
+            info.size = len(text)
+            archive.addfile(info, BytesIO(text))
+    one, two = tmp_path / "one", tmp_path / "two"
+    one.mkdir()
+    two.mkdir()
+    wheel = pyodide_site._markupsafe_wheel(sdist, one)
+    again = pyodide_site._markupsafe_wheel(sdist, two)
+    assert wheel.name == "markupsafe-9.9-py3-none-any.whl"
+    assert wheel.read_bytes() == again.read_bytes()
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "markupsafe/_native.py" in names and "markupsafe/_speedups.c" not in names
+    assert "markupsafe-9.9.dist-info/RECORD" in names
