@@ -21,19 +21,12 @@ import threading
 import time
 from pathlib import Path
 
+from bench_inbrowser import FLAGS  # benchmarks/ is the script's folder: on sys.path
 from playwright.sync_api import sync_playwright
 
 DRAWN = (
     "() => [...document.querySelectorAll('.tcplab-chart')].every(c => c.dataset.drawn === 'true')"
 )
-FLAGS = [  # as tests/browser_tools.FLAGS
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-]
 
 
 class _Quiet(http.server.SimpleHTTPRequestHandler):
