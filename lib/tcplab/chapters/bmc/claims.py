@@ -567,7 +567,7 @@ def chapter_numbers(
     fig510 = ratios(weighted, ["D", "flows"])
     smallest = fig510[fig510["flows"] == fig510["flows"].min()]
     largest = fig510[fig510["flows"] == fig510["flows"].max()]
-    examples = tables["bmc-examples"]
+    examples = tables["bmc-worked"]  # the worked examples with several packet runs each
     packet = examples[examples["model"] == "packet"]
     manager = tables["bmc-manager"]
     fluid_pool = manager[(manager["model"] == "fluid") & (manager["scenario"] == "pooling")]
