@@ -16,13 +16,15 @@ from pathlib import Path
 import ipywidgets as w
 import pytest
 
-from tcplab import inbrowser, pyodide_site
+from tcplab import inbrowser, pyodide_site, widgets
 from tcplab.chapters.insensitivity import panel as insensitivity
+from tcplab.chapters.microscope import panel as microscope
 from tcplab.chapters.sawtooth import panel as sawtooth
-from tcplab.panels import Control
+from tcplab.panels import Control, PanelSpec
 
 SAWTOOTH = "tcplab.chapters.sawtooth.panel:sawtooth_spec"
 INSENSITIVITY = "tcplab.chapters.insensitivity.panel:example1_spec"
+MICROSCOPE = "tcplab.chapters.microscope.panel:microscope_spec"
 
 
 def _spec_of(page: str) -> dict:
@@ -36,19 +38,27 @@ def _spec_of(page: str) -> dict:
     [
         (SAWTOOTH, {"beta": 0.7, "eta": 2.0, "events": 5}, "β = 0.70, η = 2"),
         (INSENSITIVITY, {"sigma": 0.3, "flows": 6, "beta": 0.5}, "N = 6, β = 0.50, σ = 0.300"),
+        (MICROSCOPE, {"drops": "14 15", "tcp": "newreno", "packets": 40}, "newreno, drops"),
     ],
 )
 def test_the_page_and_the_notebook_draw_the_same_chart_from_one_spec(
     target: str, values: dict, title: str
 ) -> None:
     page = _spec_of(inbrowser.chart_html(target, json.dumps(values)))
-    notebook = inbrowser.load_spec(target).draw(**values).to_dict()
-    assert page["title"] == notebook["title"] and title in page["title"]
+    spec = inbrowser.load_spec(target)
+    notebook = spec.draw(**{**spec.values(), **values}).to_dict()
+    assert page.get("title") == notebook.get("title")
+    assert title in json.dumps(page, ensure_ascii=False)  # the title of the chart or a part
     assert page["datasets"] == notebook["datasets"]
 
 
 def test_every_panel_that_offers_the_browser_names_a_spec_that_loads() -> None:
-    for made in (sawtooth.sawtooth_panel(), insensitivity.example1_panel()):
+    made_here = (
+        sawtooth.sawtooth_panel(),
+        insensitivity.example1_panel(),
+        microscope.microscope_panel(),
+    )
+    for made in made_here:
         found = re.search(r'data-panel="([^"]+)"', made._repr_mimebundle_()["text/html"])
         assert found and inbrowser.load_spec(found.group(1)).what == made.what
 
@@ -77,6 +87,42 @@ def test_a_bad_value_is_one_line_and_a_foreign_target_is_refused() -> None:
         inbrowser.chart_html(SAWTOOTH, json.dumps({"flows": 3}))
     with pytest.raises(ValueError, match="not a slider"):
         Control("x", "x", 1, 1, 0.1, 1)
+
+
+def test_drop_downs_text_and_number_boxes_are_checked_and_made_into_widgets() -> None:
+    menu = Control.choice("tcp", "sender", ("reno", "aimd"), "reno")
+    with pytest.raises(ValueError, match="not one of"):
+        Control.choice("tcp", "sender", ("reno", "aimd"), "vegas")
+    with pytest.raises(ValueError, match="must be text"):
+        Control("drops", "drops", 0, 0, 0, 3, kind="text")
+    with pytest.raises(ValueError, match="must be a number"):
+        Control("n", "n", 1, 9, 1, "3", kind="number")
+    a = Control("a", "a", 0.25, 4, 0.25, 1.0, when=("tcp", "aimd"))
+    with pytest.raises(ValueError, match="names no drop-down value"):
+        PanelSpec((menu, Control("b", "b", 0, 1, 0.1, 0.5, when=("tcp", "vegas"))), dict, "x")
+    spec = PanelSpec(
+        (menu, Control.text("drops", "drops", "1, 2"), Control("n", "n", 1, 9, 1, 3, "number"), a),
+        lambda **values: values,
+        "A test panel.",
+    )
+    assert spec.to_json()[0]["options"] == ["reno", "aimd"]
+    assert spec.to_json()[3]["when"] == ["tcp", "aimd"]
+    with pytest.raises(ValueError, match="vegas"):
+        spec.check({"tcp": "vegas"})
+    shown = [widgets._widget(c) for c in spec.controls]
+    assert isinstance(shown[0], w.Dropdown) and shown[0].options == ("reno", "aimd")
+    assert isinstance(shown[1], w.Text) and not shown[1].continuous_update
+    assert isinstance(shown[2], w.BoundedIntText) and shown[2].max == 9
+
+
+def test_a_control_with_when_acts_only_while_its_menu_shows_that_value() -> None:
+    panel = microscope.microscope_panel()
+    parts = {p.description: p for p in panel.widget.children[0].children}
+    assert parts["a"].disabled and parts["β"].disabled and not parts["window"].disabled
+    parts["sender"].value = "aimd"
+    assert not parts["a"].disabled and not parts["β"].disabled
+    line = inbrowser.chart_html(MICROSCOPE, json.dumps({"drops": "14, x"}))
+    assert "is not a packet number" in line
 
 
 def _lock(**files: bytes) -> dict:

@@ -35,9 +35,10 @@ def chart_html(target: str, values: str) -> str:
     ``ValueError`` (a value out of range) becomes one line, as in the notebook's panel."""
     spec = load_spec(target)
     given = json.loads(values)
-    unknown = set(given) - set(spec.values())
-    if unknown:
-        raise ValueError(f"{target} has no controls {sorted(unknown)}")
+    try:
+        spec.check(given)
+    except ValueError as error:
+        raise ValueError(f"{target}: {error}") from None
     try:
         chart = spec.draw(**{**spec.values(), **given})
     except ValueError as error:
