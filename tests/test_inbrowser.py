@@ -19,12 +19,14 @@ import pytest
 from tcplab import inbrowser, pyodide_site, widgets
 from tcplab.chapters.insensitivity import panel as insensitivity
 from tcplab.chapters.microscope import panel as microscope
+from tcplab.chapters.packets import panel as packets
 from tcplab.chapters.sawtooth import panel as sawtooth
 from tcplab.panels import Control, PanelSpec
 
 SAWTOOTH = "tcplab.chapters.sawtooth.panel:sawtooth_spec"
 INSENSITIVITY = "tcplab.chapters.insensitivity.panel:example1_spec"
 MICROSCOPE = "tcplab.chapters.microscope.panel:microscope_spec"
+PACKETS = "tcplab.chapters.packets.panel:packets_spec"
 
 
 def _spec_of(page: str) -> dict:
@@ -39,6 +41,7 @@ def _spec_of(page: str) -> dict:
         (SAWTOOTH, {"beta": 0.7, "eta": 2.0, "events": 5}, "β = 0.70, η = 2"),
         (INSENSITIVITY, {"sigma": 0.3, "flows": 6, "beta": 0.5}, "N = 6, β = 0.50, σ = 0.300"),
         (MICROSCOPE, {"drops": "14 15", "tcp": "newreno", "packets": 40}, "newreno, drops"),
+        (PACKETS, {"flows": 3, "queue": "red", "seconds": 2}, "N = 3, red, b = 5"),
     ],
 )
 def test_the_page_and_the_notebook_draw_the_same_chart_from_one_spec(
@@ -57,6 +60,7 @@ def test_every_panel_that_offers_the_browser_names_a_spec_that_loads() -> None:
         sawtooth.sawtooth_panel(),
         insensitivity.example1_panel(),
         microscope.microscope_panel(),
+        packets.packets_panel(flows=2, buffer=10),
     )
     for made in made_here:
         found = re.search(r'data-panel="([^"]+)"', made._repr_mimebundle_()["text/html"])
@@ -123,6 +127,16 @@ def test_a_control_with_when_acts_only_while_its_menu_shows_that_value() -> None
     assert not parts["a"].disabled and not parts["β"].disabled
     line = inbrowser.chart_html(MICROSCOPE, json.dumps({"drops": "14, x"}))
     assert "is not a packet number" in line
+
+
+def test_without_processes_a_process_pool_is_a_stand_in_that_refuses() -> None:
+    real: dict = {"concurrent.futures.process": "the real module"}
+    inbrowser.without_processes(real)
+    assert real == {"concurrent.futures.process": "the real module"}
+    browser: dict = {}
+    inbrowser.without_processes(browser)
+    with pytest.raises(RuntimeError, match="no process pool in the browser"):
+        browser["concurrent.futures.process"].ProcessPoolExecutor(2)
 
 
 def _lock(**files: bytes) -> dict:

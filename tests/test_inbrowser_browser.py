@@ -44,6 +44,7 @@ PANELS = {
     "sawtooth": ("chapters/sawtooth.html", "beta", "0.8", "mean 75.00% of c", "mean 90.00% of c"),
     "insensitivity": ("chapters/insensitivity.html", "sigma", "0.3", "σ = 0.125", "σ = 0.300"),
     "microscope": ("chapters/tcp-microscope.html", "tcp", "aimd", "reno, drops", "aimd, drops"),
+    "packets": ("chapters/fluid-to-packets.html", "queue", "red", "droptail, b = 5", "red, b = 5"),
 }
 
 
