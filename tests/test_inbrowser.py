@@ -19,6 +19,7 @@ import pytest
 from tcplab import inbrowser, pyodide_site, widgets
 from tcplab.chapters.insensitivity import panel as insensitivity
 from tcplab.chapters.microscope import panel as microscope
+from tcplab.chapters.morris import panel as morris
 from tcplab.chapters.packets import panel as packets
 from tcplab.chapters.sawtooth import panel as sawtooth
 from tcplab.panels import Control, PanelSpec
@@ -27,6 +28,7 @@ SAWTOOTH = "tcplab.chapters.sawtooth.panel:sawtooth_spec"
 INSENSITIVITY = "tcplab.chapters.insensitivity.panel:example1_spec"
 MICROSCOPE = "tcplab.chapters.microscope.panel:microscope_spec"
 PACKETS = "tcplab.chapters.packets.panel:packets_spec"
+MORRIS = "tcplab.chapters.morris.panel:morris_spec"
 
 
 def _spec_of(page: str) -> dict:
@@ -42,6 +44,7 @@ def _spec_of(page: str) -> dict:
         (INSENSITIVITY, {"sigma": 0.3, "flows": 6, "beta": 0.5}, "N = 6, β = 0.50, σ = 0.300"),
         (MICROSCOPE, {"drops": "14 15", "tcp": "newreno", "packets": 40}, "newreno, drops"),
         (PACKETS, {"flows": 3, "queue": "red", "seconds": 2}, "N = 3, red, b = 5"),
+        (MORRIS, {"flows": 5, "queue": "droptail", "seconds": 5}, "N = 5, droptail b = 217"),
     ],
 )
 def test_the_page_and_the_notebook_draw_the_same_chart_from_one_spec(
@@ -61,6 +64,7 @@ def test_every_panel_that_offers_the_browser_names_a_spec_that_loads() -> None:
         insensitivity.example1_panel(),
         microscope.microscope_panel(),
         packets.packets_panel(flows=2, buffer=10),
+        morris.morris_panel(flows=3),
     )
     for made in made_here:
         found = re.search(r'data-panel="([^"]+)"', made._repr_mimebundle_()["text/html"])

@@ -45,6 +45,7 @@ PANELS = {
     "insensitivity": ("chapters/insensitivity.html", "sigma", "0.3", "σ = 0.125", "σ = 0.300"),
     "microscope": ("chapters/tcp-microscope.html", "tcp", "aimd", "reno, drops", "aimd, drops"),
     "packets": ("chapters/fluid-to-packets.html", "queue", "red", "droptail, b = 5", "red, b = 5"),
+    "morris": ("chapters/many-flows.html", "flows", "10", "N = 30, red", "N = 10, red"),
 }
 
 
