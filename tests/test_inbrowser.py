@@ -18,6 +18,7 @@ import pytest
 
 from tcplab import inbrowser, pyodide_site, widgets
 from tcplab.chapters.insensitivity import panel as insensitivity
+from tcplab.chapters.lee import panel as lee
 from tcplab.chapters.microscope import panel as microscope
 from tcplab.chapters.morris import panel as morris
 from tcplab.chapters.packets import panel as packets
@@ -29,6 +30,7 @@ INSENSITIVITY = "tcplab.chapters.insensitivity.panel:example1_spec"
 MICROSCOPE = "tcplab.chapters.microscope.panel:microscope_spec"
 PACKETS = "tcplab.chapters.packets.panel:packets_spec"
 MORRIS = "tcplab.chapters.morris.panel:morris_spec"
+LEE = "tcplab.chapters.lee.panel:transfers_spec"
 
 
 def _spec_of(page: str) -> dict:
@@ -45,6 +47,7 @@ def _spec_of(page: str) -> dict:
         (MICROSCOPE, {"drops": "14 15", "tcp": "newreno", "packets": 40}, "newreno, drops"),
         (PACKETS, {"flows": 3, "queue": "red", "seconds": 2}, "N = 3, red, b = 5"),
         (MORRIS, {"flows": 5, "queue": "droptail", "seconds": 5}, "N = 5, droptail b = 217"),
+        (LEE, {"path": "window", "flows": 2, "size_mb": 0.2}, "window, 2 x 0.2 MB, RTT 49 ms"),
     ],
 )
 def test_the_page_and_the_notebook_draw_the_same_chart_from_one_spec(
@@ -65,6 +68,7 @@ def test_every_panel_that_offers_the_browser_names_a_spec_that_loads() -> None:
         microscope.microscope_panel(),
         packets.packets_panel(flows=2, buffer=10),
         morris.morris_panel(flows=3),
+        lee.transfers_panel(flows=2),
     )
     for made in made_here:
         found = re.search(r'data-panel="([^"]+)"', made._repr_mimebundle_()["text/html"])
@@ -131,6 +135,13 @@ def test_a_control_with_when_acts_only_while_its_menu_shows_that_value() -> None
     assert not parts["a"].disabled and not parts["β"].disabled
     line = inbrowser.chart_html(MICROSCOPE, json.dumps({"drops": "14, x"}))
     assert "is not a packet number" in line
+
+
+def test_a_slow_panels_sliders_act_when_released() -> None:
+    sliders = lee.transfers_panel(flows=2).widget.children[0].children
+    assert [s.continuous_update for s in sliders if isinstance(s, w.IntSlider)] == [False] * 3
+    fast = sawtooth.sawtooth_panel().widget.children[0].children
+    assert all(s.continuous_update for s in fast)
 
 
 def test_without_processes_a_process_pool_is_a_stand_in_that_refuses() -> None:

@@ -46,6 +46,7 @@ PANELS = {
     "microscope": ("chapters/tcp-microscope.html", "tcp", "aimd", "reno, drops", "aimd, drops"),
     "packets": ("chapters/fluid-to-packets.html", "queue", "red", "droptail, b = 5", "red, b = 5"),
     "morris": ("chapters/many-flows.html", "flows", "10", "N = 30, red", "N = 10, red"),
+    "lee": ("chapters/parallel-transfers.html", "path", "window", "shared, 10 x", "window, 10 x"),
 }
 
 
