@@ -17,6 +17,7 @@ import ipywidgets as w
 import pytest
 
 from tcplab import inbrowser, pyodide_site, widgets
+from tcplab.chapters.bmc import panel as bmc
 from tcplab.chapters.insensitivity import panel as insensitivity
 from tcplab.chapters.lee import panel as lee
 from tcplab.chapters.microscope import panel as microscope
@@ -31,6 +32,7 @@ MICROSCOPE = "tcplab.chapters.microscope.panel:microscope_spec"
 PACKETS = "tcplab.chapters.packets.panel:packets_spec"
 MORRIS = "tcplab.chapters.morris.panel:morris_spec"
 LEE = "tcplab.chapters.lee.panel:transfers_spec"
+BMC = "tcplab.chapters.bmc.panel:manager_spec"
 
 
 def _spec_of(page: str) -> dict:
@@ -48,6 +50,7 @@ def _spec_of(page: str) -> dict:
         (PACKETS, {"flows": 3, "queue": "red", "seconds": 2}, "N = 3, red, b = 5"),
         (MORRIS, {"flows": 5, "queue": "droptail", "seconds": 5}, "N = 5, droptail b = 217"),
         (LEE, {"path": "window", "flows": 2, "size_mb": 0.2}, "window, 2 x 0.2 MB, RTT 49 ms"),
+        (BMC, {"scenario": "shared", "k": 0.25}, ""),
     ],
 )
 def test_the_page_and_the_notebook_draw_the_same_chart_from_one_spec(
@@ -69,6 +72,7 @@ def test_every_panel_that_offers_the_browser_names_a_spec_that_loads() -> None:
         packets.packets_panel(flows=2, buffer=10),
         morris.morris_panel(flows=3),
         lee.transfers_panel(flows=2),
+        bmc.manager_panel(),
     )
     for made in made_here:
         found = re.search(r'data-panel="([^"]+)"', made._repr_mimebundle_()["text/html"])

@@ -47,6 +47,7 @@ PANELS = {
     "packets": ("chapters/fluid-to-packets.html", "queue", "red", "droptail, b = 5", "red, b = 5"),
     "morris": ("chapters/many-flows.html", "flows", "10", "N = 30, red", "N = 10, red"),
     "lee": ("chapters/parallel-transfers.html", "path", "window", "shared, 10 x", "window, 10 x"),
+    "bmc": ("chapters/weighted-aimd.html", "k", "0.25", "", ""),
 }
 
 
