@@ -1,7 +1,8 @@
 // "Run in your browser": a live panel run by Python in the page (Pyodide), from this site only.
 //
 // A panel that can run here is a <div class="tcplab-inbrowser"> written by tcplab.widgets,
-// with the import path of its spec (data-panel) and its sliders (data-controls). A click
+// with the import path of its spec (data-panel) and its controls (data-controls: sliders,
+// number boxes, drop-downs, text fields). A click
 // loads Pyodide from _static/pyodide/ (tcplab.pyodide_site puts it there at build time),
 // the official numpy and pandas (checked against Pyodide's lock file), the pure wheels and
 // tcplab's own wheel, builds the sliders, and asks tcplab.inbrowser.chart_html for the chart:
@@ -134,35 +135,73 @@
     return control.kind === "int" ? String(Math.round(value)) : String(+value.toPrecision(3));
   }
 
+  // a control of the spec (tcplab.panels.Control): a slider with its readout, a number box,
+  // a drop-down or a text field; input.tcplabControl keeps the spec's control
+  function fieldOf(control) {
+    var input;
+    if (control.kind === "choice") {
+      input = document.createElement("select");
+      control.options.forEach(function (option) {
+        var item = document.createElement("option");
+        item.value = item.textContent = option;
+        input.appendChild(item);
+      });
+    } else {
+      input = document.createElement("input");
+      input.type = { text: "text", number: "number" }[control.kind] || "range";
+      if (control.kind !== "text") {
+        input.min = control.min;
+        input.max = control.max;
+        input.step = control.kind === "number" ? 1 : control.step;
+      }
+    }
+    input.name = control.name;
+    input.value = control.kind === "log2" ? Math.log2(control.value) : control.value;
+    input.tcplabControl = control;
+    return input;
+  }
+
   function controlsOf(box) {
     var panel = document.createElement("div");
     panel.className = "tcplab-inbrowser-controls";
+    var fields = {};
     JSON.parse(box.dataset.controls).forEach(function (control) {
       var label = document.createElement("label");
-      var input = document.createElement("input");
-      var output = document.createElement("output");
-      var raw = control.kind === "log2" ? Math.log2(control.value) : control.value;
-      input.type = "range";
-      input.name = control.name;
-      input.min = control.min;
-      input.max = control.max;
-      input.step = control.step;
-      input.value = raw;
-      input.tcplabControl = control;
-      output.textContent = shown(control, raw);
-      input.addEventListener("input", function () {
+      var input = fieldOf(control);
+      fields[control.name] = input;
+      label.append(control.label + " ", input);
+      if (input.type === "range") {
+        var output = document.createElement("output");
         output.textContent = shown(control, +input.value);
-      });
-      label.append(control.label + " ", input, " ", output);
+        input.addEventListener("input", function () {
+          output.textContent = shown(control, +input.value);
+        });
+        label.append(" ", output);
+      }
       panel.appendChild(label);
+    });
+    // a control with "when" acts only while its drop-down shows that value
+    Object.keys(fields).forEach(function (name) {
+      var when = fields[name].tcplabControl.when;
+      if (!when) return;
+      var menu = fields[when[0]];
+      var follow = function () {
+        fields[name].disabled = menu.value !== when[1];
+      };
+      menu.addEventListener("change", follow);
+      follow();
     });
     return panel;
   }
 
   function values(box) {
     var found = {};
-    box.querySelectorAll(".tcplab-inbrowser-controls input").forEach(function (input) {
+    box.querySelectorAll(".tcplab-inbrowser-controls [name]").forEach(function (input) {
       var control = input.tcplabControl;
+      if (control.kind === "choice" || control.kind === "text") {
+        found[control.name] = input.value;
+        return;
+      }
       var raw = +input.value;
       found[control.name] = control.kind === "log2" ? Math.pow(2, raw) : raw;
     });
@@ -187,7 +226,7 @@
       box.dataset.lastRunMs = String(Math.round(took)); // the model and the spec, in Python
       box.dataset.state = "ready";
       box.dataset.runs = String(+(box.dataset.runs || 0) + 1);
-      say(box, "Ran in your browser in " + seconds + " s. Move a slider to rerun the model.");
+      say(box, "Ran in your browser in " + seconds + " s. Change a control to rerun the model.");
     });
   }
 

@@ -13,6 +13,8 @@ is unreachable, as in the browser tests. Rows:
   events (the exact fluid path), and the insensitivity chapter's sigma (Example 1: the exact
   curves and a fluid run of 16 replicas x 5,000 events, the panel's configuration), whose
   click to first chart is timed too, in the sawtooth's context (runtime cached);
+* every other chapter's panel, in the same context: click to first chart at the panel's
+  defaults, and reruns with one control changed (a slider, number box or drop-down);
 * the packet model under Pyodide against CPython: one dumbbell run (10 flows, 20 s of
   simulated time, no trace) in the page and in this process, the wall time of its loop.
 
@@ -54,6 +56,14 @@ DRAWN = (
     " return b.dataset.state === 'failed' || (b.dataset.runs === '{runs}' && c"
     " && c.dataset.drawn === 'true'); }"
 )
+#: chapter page, the control changed and its values (a rerun each), at the panel's defaults
+OTHERS = {
+    "microscope": ("chapters/tcp-microscope.html", "tcp", ["tahoe", "newreno", "reno"]),
+    "packets": ("chapters/fluid-to-packets.html", "queue", ["red", "threshold", "droptail"]),
+    "morris": ("chapters/many-flows.html", "sender", ["reno", "newreno", "tahoe"]),
+    "lee": ("chapters/parallel-transfers.html", "seed", ["1", "2", "3"]),
+    "bmc": ("chapters/weighted-aimd.html", "k", ["0.25", "0.75", "0.5"]),
+}
 PACKET = (
     "import time\nfrom tcplab.packet import run_dumbbell\n"
     "started = time.perf_counter()\n"
@@ -91,7 +101,11 @@ def _click_to_chart(page, site: str, path: str = PAGE) -> float:
 
 def _rerun(page, value: str, runs: int, name: str = "events") -> float:
     began = time.perf_counter()
-    page.locator(f".tcplab-inbrowser-controls input[name={name}]").fill(value)
+    field = page.locator(f".tcplab-inbrowser-controls [name={name}]")
+    if field.evaluate("(element) => element.type") == "select-one":
+        field.select_option(value)
+    else:
+        field.fill(value)  # a range input: input and change
     page.wait_for_function(DRAWN.replace("{runs}", str(runs)), timeout=60_000)
     return time.perf_counter() - began
 
@@ -129,6 +143,8 @@ def main() -> None:
             browser = playwright.chromium.launch(executable_path=chromium, args=FLAGS)
             cold, warm, reruns, packet = [], [], [], []
             other, other_reruns = [], []
+            first: dict[str, list[float]] = {name: [] for name in OTHERS}
+            again: dict[str, list[float]] = {name: [] for name in OTHERS}
             for _ in range(args.runs):
                 context = browser.new_context(viewport={"width": 1400, "height": 900})
                 context.route("**/*", only_local)
@@ -141,6 +157,10 @@ def main() -> None:
                 other.append(_click_to_chart(page, site, OTHER))
                 for runs, value in enumerate(["0.3", "0.6", "0.9"], start=2):
                     other_reruns.append(_rerun(page, value, runs, "sigma"))
+                for name, (path, control, values) in OTHERS.items():
+                    first[name].append(_click_to_chart(page, site, path))
+                    for runs, value in enumerate(values, start=2):
+                        again[name].append(_rerun(page, value, runs, control))
                 context.close()
             browser.close()
     finally:
@@ -160,6 +180,9 @@ def main() -> None:
     row("rerun (events slider moved)", reruns)
     row("insensitivity: click to first chart, warm", other)
     row("insensitivity: rerun (sigma moved)", other_reruns)
+    for name, (_, control, _) in OTHERS.items():
+        row(f"{name}: click to first chart, warm", first[name])
+        row(f"{name}: rerun ({control} changed)", again[name])
     row("packet model under Pyodide (10 flows, 20 s)", packet)
     row("packet model under CPython (same run)", native)
     slower = statistics.median(packet) / statistics.median(native)

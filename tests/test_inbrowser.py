@@ -16,13 +16,23 @@ from pathlib import Path
 import ipywidgets as w
 import pytest
 
-from tcplab import inbrowser, pyodide_site
+from tcplab import inbrowser, pyodide_site, widgets
+from tcplab.chapters.bmc import panel as bmc
 from tcplab.chapters.insensitivity import panel as insensitivity
+from tcplab.chapters.lee import panel as lee
+from tcplab.chapters.microscope import panel as microscope
+from tcplab.chapters.morris import panel as morris
+from tcplab.chapters.packets import panel as packets
 from tcplab.chapters.sawtooth import panel as sawtooth
-from tcplab.panels import Control
+from tcplab.panels import Control, PanelSpec
 
 SAWTOOTH = "tcplab.chapters.sawtooth.panel:sawtooth_spec"
 INSENSITIVITY = "tcplab.chapters.insensitivity.panel:example1_spec"
+MICROSCOPE = "tcplab.chapters.microscope.panel:microscope_spec"
+PACKETS = "tcplab.chapters.packets.panel:packets_spec"
+MORRIS = "tcplab.chapters.morris.panel:morris_spec"
+LEE = "tcplab.chapters.lee.panel:transfers_spec"
+BMC = "tcplab.chapters.bmc.panel:manager_spec"
 
 
 def _spec_of(page: str) -> dict:
@@ -36,19 +46,35 @@ def _spec_of(page: str) -> dict:
     [
         (SAWTOOTH, {"beta": 0.7, "eta": 2.0, "events": 5}, "β = 0.70, η = 2"),
         (INSENSITIVITY, {"sigma": 0.3, "flows": 6, "beta": 0.5}, "N = 6, β = 0.50, σ = 0.300"),
+        (MICROSCOPE, {"drops": "14 15", "tcp": "newreno", "packets": 40}, "newreno, drops"),
+        (PACKETS, {"flows": 3, "queue": "red", "seconds": 2}, "N = 3, red, b = 5"),
+        (MORRIS, {"flows": 5, "queue": "droptail", "seconds": 5}, "N = 5, droptail b = 217"),
+        (LEE, {"path": "window", "flows": 2, "size_mb": 0.2}, "window, 2 x 0.2 MB, RTT 49 ms"),
+        (BMC, {"scenario": "shared", "k": 0.25}, ""),
     ],
 )
 def test_the_page_and_the_notebook_draw_the_same_chart_from_one_spec(
     target: str, values: dict, title: str
 ) -> None:
     page = _spec_of(inbrowser.chart_html(target, json.dumps(values)))
-    notebook = inbrowser.load_spec(target).draw(**values).to_dict()
-    assert page["title"] == notebook["title"] and title in page["title"]
+    spec = inbrowser.load_spec(target)
+    notebook = spec.draw(**{**spec.values(), **values}).to_dict()
+    assert page.get("title") == notebook.get("title")
+    assert title in json.dumps(page, ensure_ascii=False)  # the title of the chart or a part
     assert page["datasets"] == notebook["datasets"]
 
 
 def test_every_panel_that_offers_the_browser_names_a_spec_that_loads() -> None:
-    for made in (sawtooth.sawtooth_panel(), insensitivity.example1_panel()):
+    made_here = (
+        sawtooth.sawtooth_panel(),
+        insensitivity.example1_panel(),
+        microscope.microscope_panel(),
+        packets.packets_panel(flows=2, buffer=10),
+        morris.morris_panel(flows=3),
+        lee.transfers_panel(flows=2),
+        bmc.manager_panel(),
+    )
+    for made in made_here:
         found = re.search(r'data-panel="([^"]+)"', made._repr_mimebundle_()["text/html"])
         assert found and inbrowser.load_spec(found.group(1)).what == made.what
 
@@ -77,6 +103,59 @@ def test_a_bad_value_is_one_line_and_a_foreign_target_is_refused() -> None:
         inbrowser.chart_html(SAWTOOTH, json.dumps({"flows": 3}))
     with pytest.raises(ValueError, match="not a slider"):
         Control("x", "x", 1, 1, 0.1, 1)
+
+
+def test_drop_downs_text_and_number_boxes_are_checked_and_made_into_widgets() -> None:
+    menu = Control.choice("tcp", "sender", ("reno", "aimd"), "reno")
+    with pytest.raises(ValueError, match="not one of"):
+        Control.choice("tcp", "sender", ("reno", "aimd"), "vegas")
+    with pytest.raises(ValueError, match="must be text"):
+        Control("drops", "drops", 0, 0, 0, 3, kind="text")
+    with pytest.raises(ValueError, match="must be a number"):
+        Control("n", "n", 1, 9, 1, "3", kind="number")
+    a = Control("a", "a", 0.25, 4, 0.25, 1.0, when=("tcp", "aimd"))
+    with pytest.raises(ValueError, match="names no drop-down value"):
+        PanelSpec((menu, Control("b", "b", 0, 1, 0.1, 0.5, when=("tcp", "vegas"))), dict, "x")
+    spec = PanelSpec(
+        (menu, Control.text("drops", "drops", "1, 2"), Control("n", "n", 1, 9, 1, 3, "number"), a),
+        lambda **values: values,
+        "A test panel.",
+    )
+    assert spec.to_json()[0]["options"] == ["reno", "aimd"]
+    assert spec.to_json()[3]["when"] == ["tcp", "aimd"]
+    with pytest.raises(ValueError, match="vegas"):
+        spec.check({"tcp": "vegas"})
+    shown = [widgets._widget(c) for c in spec.controls]
+    assert isinstance(shown[0], w.Dropdown) and shown[0].options == ("reno", "aimd")
+    assert isinstance(shown[1], w.Text) and not shown[1].continuous_update
+    assert isinstance(shown[2], w.BoundedIntText) and shown[2].max == 9
+
+
+def test_a_control_with_when_acts_only_while_its_menu_shows_that_value() -> None:
+    panel = microscope.microscope_panel()
+    parts = {p.description: p for p in panel.widget.children[0].children}
+    assert parts["a"].disabled and parts["β"].disabled and not parts["window"].disabled
+    parts["sender"].value = "aimd"
+    assert not parts["a"].disabled and not parts["β"].disabled
+    line = inbrowser.chart_html(MICROSCOPE, json.dumps({"drops": "14, x"}))
+    assert "is not a packet number" in line
+
+
+def test_a_slow_panels_sliders_act_when_released() -> None:
+    sliders = lee.transfers_panel(flows=2).widget.children[0].children
+    assert [s.continuous_update for s in sliders if isinstance(s, w.IntSlider)] == [False] * 3
+    fast = sawtooth.sawtooth_panel().widget.children[0].children
+    assert all(s.continuous_update for s in fast)
+
+
+def test_without_processes_a_process_pool_is_a_stand_in_that_refuses() -> None:
+    real: dict = {"concurrent.futures.process": "the real module"}
+    inbrowser.without_processes(real)
+    assert real == {"concurrent.futures.process": "the real module"}
+    browser: dict = {}
+    inbrowser.without_processes(browser)
+    with pytest.raises(RuntimeError, match="no process pool in the browser"):
+        browser["concurrent.futures.process"].ProcessPoolExecutor(2)
 
 
 def _lock(**files: bytes) -> dict:

@@ -5,6 +5,12 @@ from the wheel the book ships (:mod:`tcplab.pyodide_site`) and calls :func:`char
 the panel's import path and the controls' values; it returns the chart as the book's HTML
 (:func:`tcplab.charts.to_html`), which the page's Vega bundle draws. The panel's spec
 (:mod:`tcplab.panels`) is the one the notebook's ipywidgets panel is built from.
+
+Pyodide has no processes: its standard library lacks ``_multiprocessing``, so importing
+``concurrent.futures.ProcessPoolExecutor`` fails there, and :mod:`tcplab.tasks` imports it
+(the chapters' experiments, which the packet-model panels call, import ``tcplab.tasks``; a
+panel's single run never starts a pool). In Pyodide this module puts a stand-in for
+``concurrent.futures.process`` in ``sys.modules`` first, whose executor raises if used.
 """
 
 from __future__ import annotations
@@ -12,11 +18,35 @@ from __future__ import annotations
 import html
 import importlib
 import json
+import sys
+import types
+from typing import Any
 
 from . import charts
 from .panels import PanelSpec
 
-__all__ = ["load_spec", "chart_html"]
+__all__ = ["load_spec", "chart_html", "without_processes"]
+
+
+class _NoProcessPool:
+    """``ProcessPoolExecutor`` where there are no processes (Pyodide)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("no process pool in the browser: run the experiment in Jupyter")
+
+
+def without_processes(modules: dict[str, Any]) -> None:
+    """Give ``modules`` (``sys.modules``) a ``concurrent.futures.process`` whose
+    ``ProcessPoolExecutor`` raises when made, unless a real one is there already."""
+    if "concurrent.futures.process" in modules:
+        return
+    stand_in = types.ModuleType("concurrent.futures.process", _NoProcessPool.__doc__)
+    stand_in.ProcessPoolExecutor = _NoProcessPool  # type: ignore[attr-defined]
+    modules["concurrent.futures.process"] = stand_in
+
+
+if sys.platform == "emscripten":  # Pyodide
+    without_processes(sys.modules)
 
 
 def load_spec(target: str) -> PanelSpec:
@@ -35,9 +65,10 @@ def chart_html(target: str, values: str) -> str:
     ``ValueError`` (a value out of range) becomes one line, as in the notebook's panel."""
     spec = load_spec(target)
     given = json.loads(values)
-    unknown = set(given) - set(spec.values())
-    if unknown:
-        raise ValueError(f"{target} has no controls {sorted(unknown)}")
+    try:
+        spec.check(given)
+    except ValueError as error:
+        raise ValueError(f"{target}: {error}") from None
     try:
         chart = spec.draw(**{**spec.values(), **given})
     except ValueError as error:

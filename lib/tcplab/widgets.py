@@ -76,9 +76,18 @@ def live_panel(controls: list[w.Widget], redraw: Callable[[], Any], what: str) -
     return LivePanel(w.VBox([w.HBox(controls), view]), what)
 
 
-def _widget(control: Control) -> w.Widget:
+def _widget(control: Control, continuous: bool = True) -> w.Widget:
     style = {"description_width": "initial"}
-    common = {"description": control.label, "style": style}
+    common: dict[str, Any] = {"description": control.label, "style": style}
+    if control.kind == "choice":
+        return w.Dropdown(options=list(control.options), value=control.value, **common)
+    if control.kind == "text":
+        return w.Text(str(control.value), continuous_update=False, **common)
+    if control.kind == "number":
+        return w.BoundedIntText(
+            int(control.value), min=int(control.minimum), max=int(control.maximum), **common
+        )
+    common["continuous_update"] = continuous
     if control.kind == "int":
         return w.IntSlider(
             int(control.value),
@@ -103,11 +112,27 @@ def _widget(control: Control) -> w.Widget:
     )
 
 
+def _link_when(spec: PanelSpec, widgets: list[w.Widget]) -> None:
+    """Disable each control with ``when`` while its drop-down shows another value."""
+    by_name = dict(zip((c.name for c in spec.controls), widgets, strict=True))
+    for control, widget in zip(spec.controls, widgets, strict=True):
+        if control.when:
+            menu, wanted = by_name[control.when[0]], control.when[1]
+
+            def follow(_: Any = None, widget: w.Widget = widget, menu: w.Widget = menu,
+                       wanted: str = wanted) -> None:  # fmt: skip
+                widget.disabled = menu.value != wanted
+
+            menu.observe(follow, names="value")
+            follow()
+
+
 def spec_panel(spec: PanelSpec, browser: str = "") -> LivePanel:
     """The ipywidgets panel of ``spec`` (:mod:`tcplab.panels`). With ``browser``, the import
     path of a function that returns the spec (``"package.module:function"``), the static
     page offers to run the same panel in the reader's browser (:mod:`tcplab.inbrowser`)."""
-    sliders = [_widget(control) for control in spec.controls]
+    sliders = [_widget(control, spec.continuous) for control in spec.controls]
+    _link_when(spec, sliders)
 
     def redraw() -> Any:
         return spec.draw(**{c.name: s.value for c, s in zip(spec.controls, sliders, strict=True)})

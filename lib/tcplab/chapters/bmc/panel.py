@@ -3,20 +3,26 @@
 Pick the scenario (Figs. 3.1-3.2 or Fig. 4.1), J, K, the two link rates the scenario varies
 and how long to watch; the panel runs :func:`tcplab.multipath.manage` (exact, milliseconds)
 and redraws the weights and each source's Mb/s per period. Like every panel of the book
-(:mod:`tcplab.widgets`) it needs a kernel and shows a note on the static page.
+(:mod:`tcplab.widgets`) it reruns the model when a Jupyter kernel is attached; on the static
+page the same :class:`~tcplab.panels.PanelSpec` runs in the reader's browser
+(:mod:`tcplab.inbrowser`, Pyodide).
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import altair as alt
-import ipywidgets as w
 import pandas as pd
 
 from tcplab import multipath as mp
 from tcplab.checks import check_choice, check_range
-from tcplab.widgets import LivePanel, live_panel
+from tcplab.panels import Control, PanelSpec
 
-__all__ = ["manager_series", "series_chart", "manager_panel"]
+if TYPE_CHECKING:
+    from tcplab.widgets import LivePanel
+
+__all__ = ["draw", "manager_series", "series_chart", "manager_panel", "manager_spec"]
 
 
 def _scene(scenario: str, first: float, second: float) -> mp.Scenario:
@@ -75,22 +81,33 @@ def series_chart(series: pd.DataFrame) -> alt.HConcatChart:
     return alt.hconcat(one("weight", "weight"), one("Mb/s", "Mb/s per source"))
 
 
+def draw(
+    scenario: str, j_s: float, k: float, first: float, second: float, duration: int
+) -> alt.HConcatChart:
+    """The fluid manager's weights and rates for the scenario and its parameters."""
+    return series_chart(manager_series(scenario, j_s, k, first, second, float(duration)))
+
+
+def manager_spec(scenario: str = "pooling") -> PanelSpec:
+    """The panel's controls (the scenario, J, K, the two link rates, the span) and its
+    drawing."""
+    return PanelSpec(
+        (
+            Control.choice("scenario", "scenario", tuple(mp.SCENARIOS), scenario),
+            Control("j_s", "J (s)", 1.0, 30.0, 1.0, 10.0),
+            Control("k", "K", 0.05, 1.0, 0.05, 0.5),
+            Control("first", "link 1 (Mb/s)", 1.0, 20.0, 0.5, 8.0),
+            Control("second", "link 2 (Mb/s)", 1.0, 20.0, 0.5, 10.0),
+            Control("duration", "seconds", 50, 2000, 50, 400, kind="int"),
+        ),
+        draw,
+        "The fluid proportion manager of Figs. 3.1-3.2 and 4.1 for any J, K and link rates.",
+    )
+
+
 def manager_panel(scenario: str = "pooling") -> LivePanel:
     """Controls for the scenario, J, K, the two link rates and the span; redraws the fluid
-    manager's weights and rates."""
-    style = {"description_width": "initial"}
-    menu = w.Dropdown(options=list(mp.SCENARIOS), value=scenario, description="scenario")
-    j = w.FloatSlider(10.0, min=1.0, max=30.0, step=1.0, description="J (s)", style=style)
-    k = w.FloatSlider(0.5, min=0.05, max=1.0, step=0.05, description="K", style=style)
-    first = w.FloatSlider(8.0, min=1.0, max=20.0, step=0.5, description="link 1 (Mb/s)")
-    second = w.FloatSlider(10.0, min=1.0, max=20.0, step=0.5, description="link 2 (Mb/s)")
-    span = w.IntSlider(400, min=50, max=2000, step=50, description="seconds", style=style)
-    first.style, second.style = style, style
+    manager's weights and rates. On the static page it can run in the reader's browser."""
+    from tcplab.widgets import spec_panel
 
-    def redraw() -> alt.HConcatChart:
-        return series_chart(
-            manager_series(menu.value, j.value, k.value, first.value, second.value, span.value)
-        )
-
-    what = "The fluid proportion manager of Figs. 3.1-3.2 and 4.1 for any J, K and link rates."
-    return live_panel([menu, j, k, first, second, span], redraw, what)
+    return spec_panel(manager_spec(scenario), browser="tcplab.chapters.bmc.panel:manager_spec")

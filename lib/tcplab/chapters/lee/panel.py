@@ -5,26 +5,37 @@ The panel runs :func:`~tcplab.chapters.lee.transfer.run_repetition` with ``trace
 senders then record the packets acknowledged at every ACK that acknowledges new data) and
 redraws each connection's acknowledged bytes over time beside its completion time, with the
 repetition's aggregate and per-connection throughput, by the paper's definitions, in the
-title. Like every panel of the book (:mod:`tcplab.widgets`) it needs a kernel and shows a note
-on the static page.
+title. Like every panel of the book (:mod:`tcplab.widgets`) it reruns the model when a Jupyter
+kernel is attached; on the static page the same :class:`~tcplab.panels.PanelSpec` runs in
+the reader's browser (:mod:`tcplab.inbrowser`, Pyodide).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import altair as alt
-import ipywidgets as w
 import numpy as np
 import pandas as pd
 
 from tcplab.checks import check_choice, check_int, check_range
-from tcplab.widgets import LivePanel, live_panel
+from tcplab.panels import Control, PanelSpec
 
 from .experiments import NBYTES, PATH_RTTS
 from .transfer import PACKET_BYTES, PATHS, Repetition, path_model, run_repetition
 
-__all__ = ["transfers_live", "progress_chart", "transfers_panel", "sample_steps", "POINTS"]
+if TYPE_CHECKING:
+    from tcplab.widgets import LivePanel
+
+__all__ = [
+    "draw",
+    "transfers_live",
+    "progress_chart",
+    "transfers_panel",
+    "transfers_spec",
+    "sample_steps",
+    "POINTS",
+]
 
 #: points per connection's progress line (the trace has one per new ACK); 50 x 80 rows stay
 #: under altair's default limit of 5000
@@ -155,31 +166,40 @@ def _title(path: str, flows: int, nbytes: int, rtt_ms: float, numbers: dict[str,
     return [first, second]
 
 
-def transfers_panel(path: str = "shared", flows: int = 10) -> LivePanel:
-    """Controls for the path model, the number of connections, the transfer size, the RTT and
-    the seed; redraws one repetition (each control acts when released)."""
-    style = {"description_width": "initial"}
+def draw(path: str, flows: int, size_mb: float, rtt_ms: int, seed: int) -> alt.HConcatChart:
+    """One repetition of ``flows`` transfers of ``size_mb`` MB each on ``path`` at ``rtt_ms``:
+    the progress and completion chart, titled with its throughputs."""
+    nbytes = int(round(size_mb * 1e6))
+    args = (path, int(flows), nbytes, int(rtt_ms))
+    progress, done, numbers = transfers_live(*args, seed=int(seed))
+    return progress_chart(progress, done, _title(*args, numbers))
+
+
+def transfers_spec(path: str = "shared", flows: int = 10) -> PanelSpec:
+    """The panel's controls (the path model, the connections, the size, the RTT, the seed)
+    and its drawing; the notebook's sliders act when released."""
     rtts = dict(PATH_RTTS)
-    path_menu = w.Dropdown(options=list(PATHS), value=path, description="path model")
-    flows_slider = w.IntSlider(flows, min=1, max=MAX_FLOWS, description="connections",
-                               style=style, continuous_update=False)  # fmt: skip
-    size_slider = w.FloatSlider(NBYTES / 1e6, min=0.1, max=8.0, step=0.1,
-                                description="MB each", style=style,
-                                continuous_update=False)  # fmt: skip
-    rtt_slider = w.IntSlider(int(rtts[path]), min=10, max=200, description="RTT (ms)",
-                             style=style, continuous_update=False)  # fmt: skip
-    seed_slider = w.IntSlider(0, min=0, max=9, description="seed", style=style,
-                              continuous_update=False)  # fmt: skip
-
-    def redraw() -> alt.HConcatChart:
-        nbytes = int(round(size_slider.value * 1e6))
-        args = (path_menu.value, flows_slider.value, nbytes, rtt_slider.value)
-        progress, done, numbers = transfers_live(*args, seed=seed_slider.value)
-        return progress_chart(progress, done, _title(*args, numbers))
-
-    return live_panel(
-        [path_menu, flows_slider, size_slider, rtt_slider, seed_slider],
-        redraw,
+    return PanelSpec(
+        (
+            Control.choice("path", "path model", tuple(PATHS), path),
+            Control("flows", "connections", 1, MAX_FLOWS, 1, flows, kind="int"),
+            Control("size_mb", "MB each", 0.1, 8.0, 0.1, NBYTES / 1e6),
+            Control("rtt_ms", "RTT (ms)", 10, 200, 1, int(rtts[path]), kind="int"),
+            Control("seed", "seed", 0, 9, 1, 0, kind="int"),
+        ),
+        draw,
         "Choose the path model, the number of connections, their size and the RTT; one "
         "repetition of the measurement reruns.",
+        continuous=False,
+    )
+
+
+def transfers_panel(path: str = "shared", flows: int = 10) -> LivePanel:
+    """Controls for the path model, the number of connections, the transfer size, the RTT and
+    the seed; redraws one repetition (each control acts when released). On the static page
+    it can run in the reader's browser."""
+    from tcplab.widgets import spec_panel
+
+    return spec_panel(
+        transfers_spec(path, flows), browser="tcplab.chapters.lee.panel:transfers_spec"
     )

@@ -5,25 +5,32 @@ Tahoe, Reno, NewReno or weighted AIMD (with its increase ``a`` and decrease fact
 the receiver window and the transfer's length; the panel runs ``tcplab trace``'s model and
 redraws the sequence-number and window traces side by side, titled with the run's totals and
 whether the rules replayed by hand (:mod:`.replay`) give the same trace. Like every panel of
-the book (:mod:`tcplab.widgets`) it needs a kernel and shows a note on the static page.
+the book (:mod:`tcplab.widgets`) it reruns the model when a Jupyter kernel is attached; on the
+static page the same :class:`~tcplab.panels.PanelSpec` runs in the reader's browser
+(:mod:`tcplab.inbrowser`, Pyodide).
 """
 
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 import altair as alt
-import ipywidgets as w
 
 from tcplab.checks import check_int
 from tcplab.packet.trace import run_trace
-from tcplab.widgets import LivePanel, live_panel
+from tcplab.panels import Control, PanelSpec
 
 from .charts import trace_chart
 from .experiments import case_label
 from .replay import first_difference, replay
 
-__all__ = ["microscope_panel", "parse_drops", "traced"]
+if TYPE_CHECKING:
+    from tcplab.widgets import LivePanel
+
+__all__ = ["draw", "microscope_panel", "microscope_spec", "parse_drops", "traced"]
+
+SENDERS = ("tahoe", "reno", "newreno", "aimd")
 
 
 def parse_drops(text: str, packets: int) -> tuple[int, ...]:
@@ -68,41 +75,46 @@ def _count(n: int, what: str) -> str:
     return f"{n} {what}" + ("" if n == 1 else "s")
 
 
-def microscope_panel(tcp: str = "reno", drops: str = "14, 26, 28", window: int = 28) -> LivePanel:
-    """A drop list, a sender menu, the window, the transfer's length, and AIMD's a and beta."""
-    style = {"description_width": "initial"}
-    drops_box = w.Text(drops, description="drop packets", style=style, continuous_update=False)
-    sender = w.Dropdown(
-        options=["tahoe", "reno", "newreno", "aimd"], value=tcp, description="sender",
-        style=style,
-    )  # fmt: skip
-    window_slider = w.IntSlider(window, min=1, max=64, description="window", style=style)
-    packets_slider = w.IntSlider(100, min=10, max=300, description="packets", style=style)
-    a_slider = w.FloatSlider(1.0, min=0.25, max=4.0, step=0.25, description="a", style=style)
-    beta_slider = w.FloatSlider(0.5, min=0.1, max=0.9, step=0.05, description="β", style=style)
+def draw(
+    drops: str, tcp: str, window: int, packets: int, a: float, beta: float
+) -> alt.HConcatChart:
+    """The traces of one transfer of ``packets`` with the packets ``drops`` (text) lost;
+    ``a`` and ``beta`` count for the ``aimd`` sender only (the others are Reno's 1 and 1/2)."""
+    packets, aimd = int(packets), tcp == "aimd"
+    chart, _ = traced(
+        tcp,
+        parse_drops(drops, packets),
+        int(window),
+        packets,
+        a=a if aimd else 1.0,
+        beta=beta if aimd else 0.5,
+    )
+    return chart
 
-    def aimd_only(_: object = None) -> None:
-        a_slider.disabled = beta_slider.disabled = sender.value != "aimd"
 
-    sender.observe(aimd_only, names="value")
-    aimd_only()
-
-    def redraw() -> alt.HConcatChart:
-        packets = packets_slider.value
-        aimd = sender.value == "aimd"
-        chart, _ = traced(
-            sender.value,
-            parse_drops(drops_box.value, packets),
-            window_slider.value,
-            packets,
-            a=a_slider.value if aimd else 1.0,
-            beta=beta_slider.value if aimd else 0.5,
-        )
-        return chart
-
-    controls = [drops_box, sender, window_slider, packets_slider, a_slider, beta_slider]
-    return live_panel(
-        controls,
-        redraw,
+def microscope_spec(tcp: str = "reno", drops: str = "14, 26, 28", window: int = 28) -> PanelSpec:
+    """The panel's controls (the drop list, the sender, the window, the transfer's length,
+    AIMD's a and beta) and its drawing."""
+    return PanelSpec(
+        (
+            Control.text("drops", "drop packets", drops),
+            Control.choice("tcp", "sender", SENDERS, tcp),
+            Control("window", "window", 1, 64, 1, window, kind="int"),
+            Control("packets", "packets", 10, 300, 1, 100, kind="int"),
+            Control("a", "a", 0.25, 4.0, 0.25, 1.0, when=("tcp", "aimd")),
+            Control("beta", "β", 0.1, 0.9, 0.05, 0.5, when=("tcp", "aimd")),
+        ),
+        draw,
         "Type the packets to drop, pick a sender and a window; the model reruns the transfer.",
+    )
+
+
+def microscope_panel(tcp: str = "reno", drops: str = "14, 26, 28", window: int = 28) -> LivePanel:
+    """A drop list, a sender menu, the window, the transfer's length, and AIMD's a and beta.
+    On the static page it can run in the reader's browser."""
+    from tcplab.widgets import spec_panel
+
+    return spec_panel(
+        microscope_spec(tcp, drops, window),
+        browser="tcplab.chapters.microscope.panel:microscope_spec",
     )

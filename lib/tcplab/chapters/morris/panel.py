@@ -4,27 +4,31 @@ sender chosen by the reader.
 The panel runs Figure 2's set-up (:func:`~tcplab.chapters.morris.runs.morris_setup`) for a
 short span and redraws the fairness histogram of that run (Figs. 4 and 6) with its loss rate,
 goodput and time-outs in the title. Like every panel of the book (:mod:`tcplab.widgets`) it
-needs a kernel and shows a note on the static page.
+reruns the model when a Jupyter kernel is attached; on the static page the same
+:class:`~tcplab.panels.PanelSpec` runs in the reader's browser (:mod:`tcplab.inbrowser`,
+Pyodide).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import altair as alt
-import ipywidgets as w
 import numpy as np
 import pandas as pd
 
 from tcplab.checks import check_range
-from tcplab.widgets import LivePanel, live_panel
+from tcplab.panels import Control, PanelSpec
 
 from .analysis import HISTOGRAM_EDGES
 from .measures import summarise
 from .runs import SENDERS, morris_setup
 from .topology import run_morris
 
-__all__ = ["morris_live", "morris_panel"]
+if TYPE_CHECKING:
+    from tcplab.widgets import LivePanel
+
+__all__ = ["draw", "morris_live", "morris_panel", "morris_spec"]
 
 WARMUP = 10.0  # seconds before the measures start (slow start and the first time-outs)
 
@@ -60,28 +64,43 @@ def _histogram(out: dict[str, Any], title: list[str]) -> alt.Chart:
     )
 
 
+def draw(
+    flows: int, buffer: int, queue: str, sender: str, seconds: int, seed: int
+) -> alt.TopLevelMixin:
+    """The fairness histogram of a fresh run, titled with its loss rate, goodput, empty
+    flow-seconds and time-outs."""
+    out = morris_live(int(flows), int(buffer), queue, sender, int(seconds), int(seed))
+    title = [
+        f"N = {out['flows']}, {out['queue']} b = {out['buffer']}, {sender}: "
+        f"loss {out['loss_rate']:.1%}, goodput {out['goodput_fraction']:.1%}",
+        f"{out['zero_seconds']:.0%} of flow-seconds empty, {out['timeouts']} time-outs",
+    ]
+    return _histogram(out, title)
+
+
+def morris_spec(flows: int = 30, buffer: int = 217) -> PanelSpec:
+    """The panel's controls (N, the buffer, the queue, the sender, the span, the seed) and
+    its drawing."""
+    return PanelSpec(
+        (
+            Control("flows", "flows N", 1, 3000, 1, flows, kind="number"),
+            Control("buffer", "buffer b", 4, 10000, 1, buffer, kind="number"),
+            Control.choice("queue", "queue", ("red", "droptail"), "red"),
+            Control.choice("sender", "sender", tuple(SENDERS), "tahoe"),
+            Control("seconds", "seconds", 5, 120, 1, 10, kind="int"),
+            Control("seed", "seed", 0, 9, 1, 0, kind="int"),
+        ),
+        draw,
+        "Choose N, the buffer, the queue and the sender; Morris's set-up reruns.",
+    )
+
+
 def morris_panel(flows: int = 30, buffer: int = 217) -> LivePanel:
     """Controls for N, the buffer, the queue, the sender, the span and the seed; redraws the
-    fairness histogram of a fresh run."""
-    style = {"description_width": "initial"}
-    n_box = w.BoundedIntText(flows, min=1, max=3000, description="flows N", style=style)
-    buffer_box = w.BoundedIntText(buffer, min=4, max=10000, description="buffer b", style=style)
-    queue_menu = w.Dropdown(options=["red", "droptail"], value="red", description="queue")
-    sender_menu = w.Dropdown(options=list(SENDERS), value="tahoe", description="sender")
-    seconds_slider = w.IntSlider(10, min=5, max=120, description="seconds", style=style)
-    seed_slider = w.IntSlider(0, min=0, max=9, description="seed", style=style)
+    fairness histogram of a fresh run. On the static page it can run in the reader's
+    browser."""
+    from tcplab.widgets import spec_panel
 
-    def redraw() -> alt.TopLevelMixin:
-        out = morris_live(n_box.value, buffer_box.value, queue_menu.value, sender_menu.value,
-                          seconds_slider.value, seed_slider.value)  # fmt: skip
-        title = [
-            f"N = {out['flows']}, {out['queue']} b = {out['buffer']}, {sender_menu.value}: "
-            f"loss {out['loss_rate']:.1%}, goodput {out['goodput_fraction']:.1%}",
-            f"{out['zero_seconds']:.0%} of flow-seconds empty, {out['timeouts']} time-outs",
-        ]
-        return _histogram(out, title)
-
-    controls = [n_box, buffer_box, queue_menu, sender_menu, seconds_slider, seed_slider]
-    return live_panel(
-        controls, redraw, "Choose N, the buffer, the queue and the sender; Morris's set-up reruns."
+    return spec_panel(
+        morris_spec(flows, buffer), browser="tcplab.chapters.morris.panel:morris_spec"
     )

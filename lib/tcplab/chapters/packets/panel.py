@@ -4,29 +4,32 @@ Pick N, the queue (DropTail, RED, the threshold-dropper and its policy), the buf
 many seconds to watch; the panel runs the packet model in the chapter's set-up (5 Mb/s,
 120 ms, 1000-byte packets) and redraws the windows and their sum, with the utilisation
 beside Theorem 1 and the number of connections signalled per congestion event. Like every
-panel of the book (:mod:`tcplab.widgets`) it needs a kernel and shows a note on the static
-page.
+panel of the book (:mod:`tcplab.widgets`) it reruns the model when a Jupyter kernel is
+attached; on the static page the same :class:`~tcplab.panels.PanelSpec` runs in the reader's
+browser (:mod:`tcplab.inbrowser`, Pyodide).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import altair as alt
-import ipywidgets as w
 import numpy as np
 import pandas as pd
 
 from tcplab.checks import check_choice, check_range
 from tcplab.packet import QUEUES, SELECTIONS
+from tcplab.panels import Control, PanelSpec
 from tcplab.theory import altman
-from tcplab.widgets import LivePanel, live_panel
 
 from . import experiments as packets
 from .charts import windows_chart
 from .signals import congestion_events, loss_signals, window_frame
 
-__all__ = ["dumbbell_live", "packets_panel"]
+if TYPE_CHECKING:
+    from tcplab.widgets import LivePanel
+
+__all__ = ["draw", "dumbbell_live", "packets_panel", "packets_spec"]
 
 WARMUP = 20.0  # seconds run before the windows are shown (slow start and the first losses)
 
@@ -65,36 +68,45 @@ def dumbbell_live(
     return frame, numbers
 
 
+def draw(
+    flows: int, queue: str, buffer: int, select: str, seconds: int, seed: int
+) -> alt.TopLevelMixin:
+    """The windows (Figs. 9 and 12) of a fresh run, titled with its utilisation beside
+    Theorem 1, the connections signalled per congestion event and the time-outs."""
+    n, b, seconds = int(flows), int(buffer), int(seconds)
+    frame, numbers = dumbbell_live(n, queue, b, select, seconds, int(seed))
+    title = [  # two lines: the chart is narrower than the sentence
+        f"N = {n}, {queue}, b = {b}: {numbers['utilisation']:.1%} of the link "
+        f"(Theorem 1: {numbers['theorem1']:.1%})",
+        f"{numbers['mean_signalled']:.1f} connections signalled per congestion event, "
+        f"{numbers['timeouts']} time-outs",
+    ]
+    return windows_chart(frame, queue, b, n, span=seconds, title=title)
+
+
+def packets_spec(flows: int = 10, queue: str = "droptail", buffer: int = 5) -> PanelSpec:
+    """The panel's controls (N, the queue, its buffer, the dropper's policy, the span, the
+    seed) and its drawing."""
+    return PanelSpec(
+        (
+            Control("flows", "N", 1, 20, 1, flows, kind="int"),
+            Control.choice("queue", "queue", tuple(QUEUES), queue),
+            Control("buffer", "buffer b", 3, 150, 1, buffer, kind="int"),
+            Control.choice("select", "dropper picks", tuple(SELECTIONS), "random"),
+            Control("seconds", "seconds", 2, 60, 1, 10, kind="int"),
+            Control("seed", "seed", 0, 9, 1, 0, kind="int"),
+        ),
+        draw,
+        "Choose N, the queue and its buffer; the packet model reruns the dumbbell.",
+    )
+
+
 def packets_panel(flows: int = 10, queue: str = "droptail", buffer: int = 5) -> LivePanel:
     """Controls for N, the queue, its buffer, the dropper's policy, the span and the seed;
-    redraws the windows (Figs. 9 and 12) of a fresh run."""
-    style = {"description_width": "initial"}
-    n_slider = w.IntSlider(flows, min=1, max=20, description="N", style=style)
-    queue_menu = w.Dropdown(options=list(QUEUES), value=queue, description="queue", style=style)
-    buffer_slider = w.IntSlider(buffer, min=3, max=150, description="buffer b", style=style)
-    select_menu = w.Dropdown(
-        options=list(SELECTIONS), value="random", description="dropper picks", style=style
-    )
-    seconds_slider = w.IntSlider(10, min=2, max=60, description="seconds", style=style)
-    seed_slider = w.IntSlider(0, min=0, max=9, description="seed", style=style)
+    redraws the windows (Figs. 9 and 12) of a fresh run. On the static page it can run in
+    the reader's browser."""
+    from tcplab.widgets import spec_panel
 
-    def redraw() -> alt.TopLevelMixin:
-        n, q, b = n_slider.value, queue_menu.value, buffer_slider.value
-        frame, numbers = dumbbell_live(
-            n, q, b, select_menu.value, seconds_slider.value, seed_slider.value
-        )
-        title = [  # two lines: the chart is narrower than the sentence
-            f"N = {n}, {q}, b = {b}: {numbers['utilisation']:.1%} of the link "
-            f"(Theorem 1: {numbers['theorem1']:.1%})",
-            f"{numbers['mean_signalled']:.1f} connections signalled per congestion event, "
-            f"{numbers['timeouts']} time-outs",
-        ]
-        chart = windows_chart(frame, q, b, n, span=seconds_slider.value, title=title)
-        return chart
-
-    controls = [n_slider, queue_menu, buffer_slider, select_menu, seconds_slider, seed_slider]
-    return live_panel(
-        controls,
-        redraw,
-        "Choose N, the queue and its buffer; the packet model reruns the dumbbell.",
+    return spec_panel(
+        packets_spec(flows, queue, buffer), browser="tcplab.chapters.packets.panel:packets_spec"
     )
