@@ -214,3 +214,18 @@ def test_markupsafe_becomes_a_pure_wheel_and_wheels_are_reproducible(tmp_path: P
     names = zipfile.ZipFile(wheel).namelist()
     assert "markupsafe/_native.py" in names and "markupsafe/_speedups.c" not in names
     assert "markupsafe-9.9.dist-info/RECORD" in names
+
+
+def test_pyodide_s_scripts_ask_for_no_source_map(tmp_path: Path) -> None:
+    """The maps are not shipped: a script that names one would make a browser with its
+    developer tools open ask the site for a file it does not have."""
+    script = tmp_path / "pyodide.js"
+    script.write_text("var a = 1;\n//# sourceMappingURL=pyodide.js.map\n", encoding="utf-8")
+    wasm = tmp_path / "pyodide.asm.wasm"
+    wasm.write_bytes(b"\x00asm//# sourceMappingURL=x")
+    out = tmp_path / "out"
+    out.mkdir()
+    for source in (script, wasm):
+        pyodide_site.copy_runtime_file(source, out / source.name)
+    assert (out / "pyodide.js").read_text(encoding="utf-8") == "var a = 1;\n"
+    assert (out / "pyodide.asm.wasm").read_bytes() == wasm.read_bytes()  # binary: untouched

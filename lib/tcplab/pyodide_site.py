@@ -30,6 +30,7 @@ __all__ = [
     "official_closure",
     "write_wheel",
     "write_runtime",
+    "copy_runtime_file",
 ]
 
 PYODIDE_VERSION = "0.27.7"
@@ -135,6 +136,18 @@ def _official_files(provisa: Path, lock: dict, names: list[str], target: Path) -
     return names
 
 
+def copy_runtime_file(source: Path, target: Path) -> None:
+    """Copy one of Pyodide's own files; a script loses its ``sourceMappingURL`` comment, since
+    the maps are not shipped and a browser with its developer tools open would ask the site
+    for them (the book asks for nothing it does not serve)."""
+    if source.suffix != ".js":
+        shutil.copyfile(source, target)
+        return
+    lines = source.read_text(encoding="utf-8").splitlines(keepends=True)
+    kept = [line for line in lines if not line.lstrip().startswith("//# sourceMappingURL=")]
+    target.write_text("".join(kept), encoding="utf-8")
+
+
 def write_runtime(srcdir: Path, folder: Path) -> Path:
     """Fill ``folder/pyodide`` from node_modules/pyodide, .pyodide-cache and lib/tcplab."""
     npm = srcdir / "node_modules" / "pyodide"
@@ -153,7 +166,7 @@ def write_runtime(srcdir: Path, folder: Path) -> Path:
         shutil.rmtree(target)
     (target / "pypi").mkdir(parents=True)
     for name in RUNTIME_FILES:
-        shutil.copyfile(npm / name, target / name)
+        copy_runtime_file(npm / name, target / name)
     packages = _official_files(provisa, lock, official_closure(lock, OFFICIAL), target)
     wheels = []
     for wheel in sorted(cache.glob("*.whl")):
