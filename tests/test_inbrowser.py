@@ -20,6 +20,7 @@ from tcplab import inbrowser, pyodide_site, widgets
 from tcplab.chapters.bmc import panel as bmc
 from tcplab.chapters.insensitivity import panel as insensitivity
 from tcplab.chapters.lee import panel as lee
+from tcplab.chapters.lu import panel as lu
 from tcplab.chapters.microscope import panel as microscope
 from tcplab.chapters.morris import panel as morris
 from tcplab.chapters.packets import panel as packets
@@ -33,6 +34,7 @@ PACKETS = "tcplab.chapters.packets.panel:packets_spec"
 MORRIS = "tcplab.chapters.morris.panel:morris_spec"
 LEE = "tcplab.chapters.lee.panel:transfers_spec"
 BMC = "tcplab.chapters.bmc.panel:manager_spec"
+LU = "tcplab.chapters.lu.panel:tame_spec"
 
 
 def _spec_of(page: str) -> dict:
@@ -51,6 +53,7 @@ def _spec_of(page: str) -> dict:
         (MORRIS, {"flows": 5, "queue": "droptail", "seconds": 5}, "N = 5, droptail b = 217"),
         (LEE, {"path": "window", "flows": 2, "size_mb": 0.2}, "window, 2 x 0.2 MB, RTT 49 ms"),
         (BMC, {"scenario": "shared", "k": 0.25}, ""),
+        (LU, {"scenario": "2", "cross": "10", "max_impact": 0.3}, "scenario 2, 10 cross flows"),
     ],
 )
 def test_the_page_and_the_notebook_draw_the_same_chart_from_one_spec(
@@ -73,6 +76,7 @@ def test_every_panel_that_offers_the_browser_names_a_spec_that_loads() -> None:
         morris.morris_panel(flows=3),
         lee.transfers_panel(flows=2),
         bmc.manager_panel(),
+        lu.tame_panel(lu.recorded_table()),
     )
     for made in made_here:
         found = re.search(r'data-panel="([^"]+)"', made._repr_mimebundle_()["text/html"])
@@ -229,3 +233,24 @@ def test_pyodide_s_scripts_ask_for_no_source_map(tmp_path: Path) -> None:
         pyodide_site.copy_runtime_file(source, out / source.name)
     assert (out / "pyodide.js").read_text(encoding="utf-8") == "var a = 1;\n"
     assert (out / "pyodide.asm.wasm").read_bytes() == wasm.read_bytes()  # binary: untouched
+
+
+def test_the_lu_panel_reads_in_the_browser_the_tables_the_wheel_carries(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The book's wheel of tcplab carries data/lu-scenarios.csv and lu-gigabit.csv; under
+    Pyodide the panel reads those copies (and says so when one is missing)."""
+    import pandas as pd
+
+    root = Path(__file__).resolve().parents[1]
+    wheel = pyodide_site._tcplab_wheel(root / "lib", tmp_path, root / "data")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert {f"tcplab/_recorded/{n}.csv" for n in lu.RECORDED} <= set(names)
+    shipped = tmp_path / "_recorded"
+    shipped.mkdir()
+    pd.DataFrame({"scenario": [7], "cross": [3]}).to_csv(shipped / "lu-scenarios.csv", index=False)
+    monkeypatch.setattr(inbrowser, "SHIPPED", shipped)
+    monkeypatch.setattr(inbrowser.sys, "platform", "emscripten")
+    assert inbrowser.recorded("lu-scenarios")["scenario"].tolist() == [7]
+    with pytest.raises(FileNotFoundError, match="lu-gigabit: the book did not ship"):
+        inbrowser.recorded("lu-gigabit")

@@ -48,6 +48,7 @@ PANELS = {
     "morris": ("chapters/many-flows.html", "flows", "10", "N = 30, red", "N = 10, red"),
     "lee": ("chapters/parallel-transfers.html", "path", "window", "shared, 10 x", "window, 10 x"),
     "bmc": ("chapters/weighted-aimd.html", "k", "0.25", "", ""),
+    "lu": ("chapters/taming-parallel-tcp.html", "scenario", "2", "scenario 1,", "scenario 2,"),
 }
 
 

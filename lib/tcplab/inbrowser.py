@@ -20,12 +20,20 @@ import importlib
 import json
 import sys
 import types
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from . import charts
 from .panels import PanelSpec
 
-__all__ = ["load_spec", "chart_html", "without_processes"]
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["load_spec", "chart_html", "without_processes", "recorded", "SHIPPED"]
+
+#: where the book's wheel of tcplab carries the recorded results a panel reads (the Lu panel's
+#: tables: tcplab.pyodide_site copies them from data/ at build time)
+SHIPPED = Path(__file__).resolve().parent / "_recorded"
 
 
 class _NoProcessPool:
@@ -47,6 +55,24 @@ def without_processes(modules: dict[str, Any]) -> None:
 
 if sys.platform == "emscripten":  # Pyodide
     without_processes(sys.modules)
+
+
+def recorded(name: str) -> pd.DataFrame:
+    """The recorded result ``name`` as a panel reads it: in the reader's browser, the copy of
+    data/<name>.csv shipped in tcplab's wheel (read as it is: the book ships only results
+    that tests/test_data.py found fresh, and the code fingerprint cannot be rechecked there,
+    since Pyodide's Python 3.12 parses the code into other syntax trees); elsewhere
+    ``registry.run(name)``, which checks it."""
+    if sys.platform == "emscripten":
+        import pandas as pd
+
+        shipped = SHIPPED / f"{name}.csv"
+        if not shipped.exists():
+            raise FileNotFoundError(f"{name}: the book did not ship this result to the browser")
+        return pd.read_csv(shipped)
+    from . import registry
+
+    return registry.run(name)
 
 
 def load_spec(target: str) -> PanelSpec:

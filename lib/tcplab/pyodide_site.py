@@ -94,14 +94,22 @@ def write_wheel(target: Path, name: str, version: str, files: dict[str, bytes]) 
     return wheel
 
 
-def _tcplab_wheel(lib: Path, target: Path) -> Path:
+def _tcplab_wheel(lib: Path, target: Path, data: Path) -> Path:
+    """tcplab's wheel for the browser: its code, and the recorded results its panels read
+    (``tcplab/_recorded``, :func:`tcplab.inbrowser.recorded`) copied from ``data``."""
     from tcplab import __version__
+    from tcplab.chapters.lu.panel import RECORDED
 
     files = {
         path.relative_to(lib).as_posix(): path.read_bytes()
         for path in sorted((lib / "tcplab").rglob("*.py"))
         if "__pycache__" not in path.parts
     }
+    for name in RECORDED:
+        table = data / f"{name}.csv"
+        if not table.exists():
+            raise FileNotFoundError(f"{table} is missing: the Lu panel reads it in the browser")
+        files[f"tcplab/_recorded/{name}.csv"] = table.read_bytes()
     return write_wheel(target, "tcplab", __version__, files)
 
 
@@ -177,7 +185,7 @@ def write_runtime(srcdir: Path, folder: Path) -> Path:
     if not sdists:
         raise FileNotFoundError(f"no markupsafe sdist in {cache}: run `make setup`")
     wheels.append(_markupsafe_wheel(sdists[-1], target / "pypi").name)
-    wheels.append(_tcplab_wheel(srcdir / "lib", target / "pypi").name)
+    wheels.append(_tcplab_wheel(srcdir / "lib", target / "pypi", srcdir / "data").name)
     manifest = {"pyodide": PYODIDE_VERSION, "packages": packages, "wheels": sorted(wheels)}
     (target / MANIFEST).write_text(json.dumps(manifest, indent=1), encoding="utf-8")
     return target

@@ -6,26 +6,37 @@ floor; the panel runs the advisor (:func:`tcplab.tame.tame_parallel_tcp`) and dr
 predicted curve and impact beside the simulated ones, with the number of flows it chose. With
 "simulate" it probes scenario 1 in the packet model (a run takes a fraction of a second);
 otherwise it reads the probes from the chapter's table. Like every panel of the book
-(:mod:`tcplab.widgets`) it needs a kernel and shows a note on the static page.
+(:mod:`tcplab.widgets`) it reruns with a kernel; on the static page the same
+:class:`~tcplab.panels.PanelSpec` runs in the reader's browser (:mod:`tcplab.inbrowser`).
 """
 
 from __future__ import annotations
 
-from typing import Any
+import functools
+from typing import TYPE_CHECKING, Any
 
 import altair as alt
-import ipywidgets as w
 import numpy as np
 import pandas as pd
 
 from tcplab.charts import FORMULA, OURS, PAPER, ROLE_COLOURS
 from tcplab.checks import check_choice
+from tcplab.panels import Control, PanelSpec
 from tcplab.tame import PacketProbe, table_probe, tame_parallel_tcp
-from tcplab.widgets import LivePanel, live_panel
 
 from .analysis import CROSS, PARALLEL
 
-__all__ = ["advise", "advice_chart", "tame_panel"]
+if TYPE_CHECKING:
+    from tcplab.widgets import LivePanel
+
+__all__ = ["advise", "advice_chart", "draw", "recorded_table", "tame_spec", "tame_panel"]
+
+WHAT = (
+    "Choose a scenario, the cross traffic, the probes and the impact you allow; the advisor "
+    "answers from the recorded curves, or probes scenario 1 in the packet model."
+)
+#: the recorded tables the panel reads (the book ships them with tcplab for the browser)
+RECORDED = ("lu-scenarios", "lu-gigabit")
 
 PAIRS = {"(1, 8)": (1, 8), "(1, 10)": (1, 10), "(1, 15)": (1, 15), "(1, 2)": (1, 2)}
 SOURCES = ("recorded", "simulate")
@@ -119,37 +130,63 @@ def advice_chart(curve: pd.DataFrame, numbers: dict[str, Any], title: str = "") 
     return alt.vconcat(top, bottom)
 
 
+def draw(
+    table: pd.DataFrame,
+    scenario: str,
+    cross: str,
+    probes: str,
+    max_impact: float,
+    min_gain: float,
+    source: str,
+) -> alt.TopLevelMixin:
+    """The advisor's answer for the controls' values (drop-downs give strings)."""
+    curve, numbers = advise(table, int(scenario), int(cross), max_impact, probes, min_gain, source)
+    title = [
+        f"scenario {scenario}, {cross} cross flows: open "
+        f"{numbers['flows']} flows (stopped by {numbers['stopped_by']})",
+        f"predicted {numbers['predicted'] / 1e6:.3g} MB/s, impact "
+        f"{numbers['predicted_impact']:.1%}; simulated {numbers['simulated'] / 1e6:.3g} MB/s,"
+        f" {numbers['simulated_impact']:.1%}",
+    ]
+    return advice_chart(curve, numbers, title=title)  # type: ignore[arg-type]
+
+
+def recorded_table() -> pd.DataFrame:
+    """The chapter's table of every recorded run (lu-scenarios with lu-gigabit's 1 Gb/s runs),
+    read from data/ (in the reader's browser: from the copy the book ships with tcplab)."""
+    from tcplab.inbrowser import recorded
+
+    from .claims import scenario_table
+
+    return scenario_table({name: recorded(name) for name in RECORDED})
+
+
+def tame_spec(table: pd.DataFrame | None = None) -> PanelSpec:
+    """The panel's controls (scenario, cross traffic, probes, impact limit, gain floor, where
+    the probes come from) and its drawing, over ``table`` (default: the recorded one)."""
+    table = recorded_table() if table is None else table
+    scenarios = [str(s) for s in sorted(table["scenario"].unique().tolist())]
+    levels = [str(c) for c in sorted(table["cross"].unique().tolist())]
+    return PanelSpec(
+        (
+            Control.choice("scenario", "scenario", tuple(scenarios), "1"),
+            Control.choice(
+                "cross", "cross flows", tuple(levels), "10" if "10" in levels else levels[-1]
+            ),  # fmt: skip
+            Control.choice("probes", "probes", tuple(PAIRS), "(1, 10)"),
+            Control("max_impact", "max impact", 0.05, 0.6, 0.05, 0.2),
+            Control("min_gain", "min gain", 0.0, 0.05, 0.005, 0.01, readout=".3f"),
+            Control.choice("source", "probes from", SOURCES, "recorded"),
+        ),
+        functools.partial(draw, table),
+        WHAT,
+    )
+
+
 def tame_panel(table: pd.DataFrame) -> LivePanel:
     """Controls for the scenario, cross traffic, probes, impact limit, gain floor and the
-    source of the probes; redraws the advisor's answer."""
-    style = {"description_width": "initial"}
-    scenario = w.Dropdown(options=sorted(table["scenario"].unique().tolist()), value=1,
-                          description="scenario", style=style)  # fmt: skip
-    levels = sorted(table["cross"].unique().tolist())
-    cross = w.Dropdown(options=levels, value=10 if 10 in levels else levels[-1],
-                       description="cross flows", style=style)  # fmt: skip
-    pair = w.Dropdown(options=list(PAIRS), value="(1, 10)", description="probes", style=style)
-    limit = w.FloatSlider(0.2, min=0.05, max=0.6, step=0.05, description="max impact",
-                          style=style)  # fmt: skip
-    gain = w.FloatSlider(0.01, min=0.0, max=0.05, step=0.005, description="min gain",
-                         readout_format=".3f", style=style)  # fmt: skip
-    source = w.ToggleButtons(options=list(SOURCES), value="recorded", description="probes from")
+    source of the probes; redraws the advisor's answer. On the static page it runs in the
+    reader's browser, over the recorded table the book ships."""
+    from tcplab.widgets import spec_panel
 
-    def redraw() -> alt.TopLevelMixin:
-        curve, numbers = advise(table, scenario.value, cross.value, limit.value, pair.value,
-                                gain.value, source.value)  # fmt: skip
-        title = [
-            f"scenario {scenario.value}, {cross.value} cross flows: open "
-            f"{numbers['flows']} flows (stopped by {numbers['stopped_by']})",
-            f"predicted {numbers['predicted'] / 1e6:.3g} MB/s, impact "
-            f"{numbers['predicted_impact']:.1%}; simulated {numbers['simulated'] / 1e6:.3g} MB/s,"
-            f" {numbers['simulated_impact']:.1%}",
-        ]
-        return advice_chart(curve, numbers, title=title)  # type: ignore[arg-type]
-
-    return live_panel(
-        [scenario, cross, pair, limit, gain, source],
-        redraw,
-        "Choose a scenario, the cross traffic, the probes and the impact you allow; the advisor "
-        "answers from the recorded curves, or probes scenario 1 in the packet model.",
-    )
+    return spec_panel(tame_spec(table), browser="tcplab.chapters.lu.panel:tame_spec")
