@@ -127,10 +127,10 @@ def _link_when(spec: PanelSpec, widgets: list[w.Widget]) -> None:
             follow()
 
 
-def spec_panel(spec: PanelSpec, browser: str = "") -> LivePanel:
-    """The ipywidgets panel of ``spec`` (:mod:`tcplab.panels`). With ``browser``, the import
-    path of a function that returns the spec (``"package.module:function"``), the static
-    page offers to run the same panel in the reader's browser (:mod:`tcplab.inbrowser`)."""
+def spec_panel(spec: PanelSpec, browser: Callable[[], PanelSpec] | None = None) -> LivePanel:
+    """The ipywidgets panel of ``spec`` (:mod:`tcplab.panels`). With ``browser``, a module-level
+    function that returns the spec with its defaults, the static page offers to run the same
+    panel in the reader's browser (:mod:`tcplab.inbrowser` imports it by its dotted path)."""
     sliders = [_widget(control, spec.continuous) for control in spec.controls]
     _link_when(spec, sliders)
 
@@ -138,7 +138,8 @@ def spec_panel(spec: PanelSpec, browser: str = "") -> LivePanel:
         return spec.draw(**{c.name: s.value for c, s in zip(spec.controls, sliders, strict=True)})
 
     panel = live_panel(sliders, redraw, spec.what)
-    if browser:
+    if browser is not None:
+        target = f"{browser.__module__}:{browser.__qualname__}"
         controls = html.escape(json.dumps(spec.to_json()), quote=True)
-        panel.browser = _BROWSER.format(target=html.escape(browser), controls=controls)
+        panel.browser = _BROWSER.format(target=html.escape(target), controls=controls)
     return panel

@@ -110,4 +110,4 @@ def manager_panel(scenario: str = "pooling") -> LivePanel:
     manager's weights and rates. On the static page it can run in the reader's browser."""
     from tcplab.widgets import spec_panel
 
-    return spec_panel(manager_spec(scenario), browser="tcplab.chapters.bmc.panel:manager_spec")
+    return spec_panel(manager_spec(scenario), browser=manager_spec)

@@ -108,5 +108,5 @@ def example1_panel(sigma: float = 0.125, flows: int = 4, beta: float = 0.5) -> L
 
     return spec_panel(
         example1_spec(sigma, flows, beta),
-        browser="tcplab.chapters.insensitivity.panel:example1_spec",
+        browser=example1_spec,
     )

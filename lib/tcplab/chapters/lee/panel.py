@@ -200,6 +200,4 @@ def transfers_panel(path: str = "shared", flows: int = 10) -> LivePanel:
     it can run in the reader's browser."""
     from tcplab.widgets import spec_panel
 
-    return spec_panel(
-        transfers_spec(path, flows), browser="tcplab.chapters.lee.panel:transfers_spec"
-    )
+    return spec_panel(transfers_spec(path, flows), browser=transfers_spec)

@@ -189,4 +189,4 @@ def tame_panel(table: pd.DataFrame) -> LivePanel:
     reader's browser, over the recorded table the book ships."""
     from tcplab.widgets import spec_panel
 
-    return spec_panel(tame_spec(table), browser="tcplab.chapters.lu.panel:tame_spec")
+    return spec_panel(tame_spec(table), browser=tame_spec)

@@ -116,5 +116,5 @@ def microscope_panel(tcp: str = "reno", drops: str = "14, 26, 28", window: int =
 
     return spec_panel(
         microscope_spec(tcp, drops, window),
-        browser="tcplab.chapters.microscope.panel:microscope_spec",
+        browser=microscope_spec,
     )

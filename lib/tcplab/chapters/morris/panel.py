@@ -101,6 +101,4 @@ def morris_panel(flows: int = 30, buffer: int = 217) -> LivePanel:
     browser."""
     from tcplab.widgets import spec_panel
 
-    return spec_panel(
-        morris_spec(flows, buffer), browser="tcplab.chapters.morris.panel:morris_spec"
-    )
+    return spec_panel(morris_spec(flows, buffer), browser=morris_spec)

@@ -107,6 +107,4 @@ def packets_panel(flows: int = 10, queue: str = "droptail", buffer: int = 5) -> 
     the reader's browser."""
     from tcplab.widgets import spec_panel
 
-    return spec_panel(
-        packets_spec(flows, queue, buffer), browser="tcplab.chapters.packets.panel:packets_spec"
-    )
+    return spec_panel(packets_spec(flows, queue, buffer), browser=packets_spec)

@@ -60,6 +60,4 @@ def sawtooth_panel(beta: float = 0.5, eta: float = 1.0, events: int = 8) -> Live
     On the static page it can run in the reader's browser."""
     from tcplab.widgets import spec_panel
 
-    return spec_panel(
-        sawtooth_spec(beta, eta, events), browser="tcplab.chapters.sawtooth.panel:sawtooth_spec"
-    )
+    return spec_panel(sawtooth_spec(beta, eta, events), browser=sawtooth_spec)
