@@ -41,6 +41,7 @@ def chromium_executable() -> str:
 
 
 QUICK_CACHE = "TCPLAB_QUICK_CACHE"  # tcplab.registry.QUICK_CACHE, not imported here
+_QUICK_FOLDER = pytest.StashKey[str]()  # the folder this run made (and removes at its end)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -59,9 +60,6 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     if folder:
         shutil.rmtree(folder, ignore_errors=True)
         os.environ.pop(QUICK_CACHE, None)
-
-
-_QUICK_FOLDER = pytest.StashKey[str]()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
