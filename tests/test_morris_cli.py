@@ -52,6 +52,18 @@ def test_the_telnet_sessions_can_be_switched_off(capsys: pytest.CaptureFixture[s
     assert with_telnet["packets"] != without["packets"]
 
 
+@pytest.mark.parametrize("tcp", ["tahoe", "reno", "newreno", "sack"])
+def test_every_tcp_variant_runs_and_is_reported(
+    capsys: pytest.CaptureFixture[str], tcp: str
+) -> None:
+    """Every variant of the packet model runs Morris's set-up (issue 14: --tcp sack on every
+    command that takes --tcp); ten flows through RED lose packets and recover them."""
+    out = _run(capsys, "--flows", "10", "--tcp", tcp, "--seconds", "20", "--warmup", "5")
+    assert out["tcp"] == tcp
+    assert out["drops"] > 0 and out["loss_rate"] > 0.0
+    assert 0.9 <= out["goodput_fraction"] <= 1.0  # ten greedy flows keep the link busy
+
+
 @pytest.mark.parametrize(
     ("argv", "words"),
     [

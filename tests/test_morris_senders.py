@@ -14,10 +14,13 @@ import numpy as np
 import pytest
 import simpy
 
+from tcplab.chapters.morris.runs import morris_setup
+from tcplab.chapters.morris.topology import SackInteractiveSender, SackMorrisSender, run_morris
 from tcplab.packet import DropTail, Link, LossScript, Network, Receiver, TcpConfig, TcpSender
 from tcplab.packet.interactive import InteractiveSender
-from tcplab.packet.probes import TIMEOUT, DropLog, LossRecorder
+from tcplab.packet.probes import FAST_RETRANSMIT, TIMEOUT, DropLog, LossRecorder
 from tcplab.packet.remedies import REMEDIES, RemedyConfig, RemedySender, remedy_config
+from tcplab.packet.sack import SackReceiver, SackSender
 
 #: Morris's timers: 0.5 s granularity, 1 s minimum time-out; a 100 ms path
 BASE = TcpConfig(variant="tahoe", packet_bytes=576, max_window=113, granularity=0.5,
@@ -35,6 +38,7 @@ def one_flow(
     until: float,
     rtt: float = 0.1,
     delayed_ack: float | None = None,
+    receiver_class: type[Receiver] = Receiver,
 ) -> tuple[TcpSender, list[tuple[float, int]], Receiver]:
     """One greedy flow over a 10 Mb/s path of round trip ``rtt``, the transmissions of
     packets ``drops`` lost (a packet listed twice loses its retransmission too); returns the
@@ -43,7 +47,7 @@ def one_flow(
     back = Link(env, None, rtt / 2.0, name="ack")
     path = Link(env, 10e6, rtt / 2.0, DropTail(1000), name="path")
     sender = sender_class(env, 0, config, path.send)
-    receiver = Receiver(env, 0, back.send, delayed_ack=delayed_ack)
+    receiver = receiver_class(env, 0, back.send, delayed_ack=delayed_ack)
     path.dst, back.dst = receiver.on_packet, sender.on_ack
     sent: list[tuple[float, int]] = []
     output = sender.output
@@ -216,3 +220,54 @@ def test_reset_backoff_ends_the_backoff_at_the_first_new_ack() -> None:
     lemma, _, _ = one_flow(Logged, RemedyConfig(**fields, reset_backoff=True), [0, 0, 1], 20.0)
     assert _waits(lemma) == pytest.approx([1.0, 2.0, 1.0])
     assert RemedyConfig(reset_backoff=True).remedies == ("resetbackoff",)
+
+
+def test_morris_sack_sender_recovers_three_losses_of_a_window_in_one_round_trip() -> None:
+    """RFC 6675 with RFC 2018 blocks: three packets of one window lost, the third duplicate
+    ACK starts one recovery (one fast retransmit, no time-out: the loss log says so) and the
+    SACK blocks let the sender resend all three holes within one round trip (NewReno needs
+    one round trip per hole)."""
+    config = replace(BASE, variant="sack")
+    sender, sent, _ = one_flow(
+        SackMorrisSender, config, [60, 62, 64], until=30.0, receiver_class=SackReceiver
+    )
+    assert isinstance(sender, SackSender)
+    log = sender.losses()
+    assert log["kind"].tolist() == [FAST_RETRANSMIT]
+    assert sender.timeouts == 0 and sender.fast_retransmits == 1
+    # the script drops the first transmissions before they are recorded: what is recorded
+    # below the highest packet sent so far is a retransmission
+    highest, resent = -1, []
+    for t, seq in sent:
+        if seq < highest:
+            resent.append((t, seq))
+        highest = max(highest, seq)
+    assert [seq for _, seq in resent] == [60, 62, 64]
+    assert resent[-1][0] - resent[0][0] < 0.1  # the path's round trip
+
+
+def test_morris_run_with_sack_uses_sack_at_both_ends_and_logs_every_loss() -> None:
+    """``tcplab morris --tcp sack``: every greedy flow is a SACK sender with the loss log,
+    every telnet session a SACK sender too, every receiver sends SACK blocks; the loss log
+    holds exactly the senders' fast retransmits and time-outs."""
+    setup = morris_setup(30, sender="sack", seconds=30.0, warmup=5.0, seed=2)
+    net_senders: list[TcpSender] = []
+    receivers: list[Receiver] = []
+    original = Network.add_connection
+
+    def spy(self: Network, *args: object, **kwargs: object) -> object:
+        connection = original(self, *args, **kwargs)  # type: ignore[arg-type]
+        net_senders.extend(connection.senders)
+        receivers.extend(connection.receivers)
+        return connection
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Network, "add_connection", spy)
+        run = run_morris(setup)
+    assert len(net_senders) == 30 + 5
+    assert all(isinstance(s, SackMorrisSender) for s in net_senders[:30])
+    assert all(isinstance(s, SackInteractiveSender) for s in net_senders[30:])
+    assert all(isinstance(r, SackReceiver) for r in receivers)
+    logged = sum(len(s.losses()["kind"]) for s in net_senders[:30])  # type: ignore[attr-defined]
+    assert logged == sum(s.fast_retransmits + s.timeouts for s in net_senders[:30]) > 0
+    assert run is not None

@@ -24,6 +24,8 @@ from tcplab.packet import (
     jain_index,
     run_dumbbell,
 )
+from tcplab.packet.sack import SackSender
+from tcplab.packet.tcp import TcpSender
 
 import tcp_laws
 from stat_tools import t_half_width
@@ -198,6 +200,38 @@ def test_packets_are_conserved_after_draining():
     assert all(link.drops > 0 for link in net.links.values())  # losses on every link
 
 
+SACK = TcpConfig(variant="sack")
+
+
+class _Plain(TcpSender):
+    """A custom sender that is not a SACK sender."""
+
+
+class _SackSubclass(SackSender):
+    """A custom SACK sender that changes nothing."""
+
+
+def _sack_run(sender: type[TcpSender]) -> dict[str, int]:
+    net = Network(seed=4)
+    net.add_link("S", RATE, 10.0, DropTail(8))
+    for start in (0.0, 0.3, 0.7):
+        net.add_connection([["S"]], SACK, start=start, sender=sender)
+    net.run(20.0, warmup=2.0)
+    return {
+        "goodput": sum(c.goodput_packets() for c in net.connections),
+        "drops": net.links["S"].drops,
+        "fast_retransmits": sum(s.fast_retransmits for s in net.senders),
+    }
+
+
+def test_a_sack_sender_subclass_runs_the_sack_variant_unchanged():
+    """A subclass of SackSender that adds nothing must give the default SACK sender's run
+    exactly (what a mixin such as a loss recorder relies on), with SACK's receiver."""
+    plain = _sack_run(TcpSender)  # the default: endpoints("sack") picks SackSender
+    assert plain["drops"] > 0 and plain["fast_retransmits"] > 0  # losses were recovered
+    assert _sack_run(_SackSubclass) == plain
+
+
 def two_links() -> Network:
     net = Network()
     net.add_link("S", RATE, 10.0, DropTail(10))
@@ -242,6 +276,7 @@ def _twice(net: Network) -> None:
         (_after_run, ["name", "'late'"]),
         (_twice, ["until"]),
         (lambda n: Network(seed=-1), ["seed"]),
+        (lambda n: n.add_connection([["S"]], SACK, sender=_Plain), ["sender", "'sack'", "Sack"]),
     ],
 )
 def test_bad_input_names_the_parameter(action, names):

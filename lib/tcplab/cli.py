@@ -613,7 +613,7 @@ def _parser() -> _Parser:
     mor.add_argument("--warmup", type=float, default=20.0, help="seconds not measured")
     mor.add_argument(
         "--tcp", default="tahoe",
-        help="tahoe, reno, newreno or tahoe-<remedy> (backoff4, paced, slowgrowth, ...)",
+        help="tahoe, reno, newreno, sack or tahoe-<remedy> (backoff4, paced, slowgrowth, ...)",
     )  # fmt: skip
     mor.add_argument("--queue", default="red", help="red (Figure 2) or droptail")
     mor.add_argument("--telnet", type=int, default=5, help="telnet-like sessions, 0..1000")

@@ -191,7 +191,8 @@ class Network:
         own ``config`` if a sequence is given. It starts at ``start`` seconds (None: call
         ``Connection.start`` yourself); ``delayed_ack`` (seconds) and ``trace`` (record
         windows) apply to every subflow; ``sender`` is the subflows' sender class (a
-        subclass of TcpSender, e.g. a coupled multipath increase)."""
+        subclass of TcpSender, e.g. a coupled multipath increase; for variant "sack" a
+        subclass of SackSender)."""
         name = f"conn{len(self.connections)}" if name is None else name
         if not isinstance(name, str) or not name:
             raise ValueError(f"name={name!r} must be a non-empty string")
@@ -219,8 +220,11 @@ class Network:
             ack_path = Link(env, None, sum(link.delay for link in links), name=f"{name}.ack{index}")
             sender_type, receiver_type = endpoints(cfg.variant)
             if sender is not TcpSender:  # a custom sender class (e.g. coupled increases)
-                if cfg.variant == "sack":
-                    raise ValueError(f"sender={sender.__name__} cannot run variant 'sack'")
+                if not issubclass(sender, sender_type):
+                    raise ValueError(
+                        f"sender={sender.__name__} cannot run variant {cfg.variant!r}: "
+                        f"it must be a subclass of {sender_type.__name__}"
+                    )
                 sender_type = sender
             tx = sender_type(env, flow, cfg, links[0].send, trace=trace)
             ack_path.dst = tx.on_ack

@@ -71,10 +71,11 @@ class MorrisParams:
     many_flows: int = 500  # Fig. 10
     many_buffers: tuple[int, ...] = (217, 500, 1000, 1500, 1750, 2000, 2500, 5000)
     remedy_flows: tuple[int, ...] = (30, 300, 700)
-    # (sender, queue): Tahoe as in the paper, NewReno, DropTail, and Morris's remedies
+    # (sender, queue): Tahoe as in the paper, NewReno, SACK, DropTail, and Morris's remedies
     variants: tuple[tuple[str, str], ...] = (
         ("tahoe", "red"),
         ("newreno", "red"),
+        ("sack", "red"),
         ("tahoe", "droptail"),
         ("tahoe-backoff4", "red"),
         ("tahoe-paced", "red"),

@@ -42,15 +42,15 @@ __all__ = [
 ]
 
 #: every sender the chapter runs: a TCP variant, or Tahoe with one of Morris's remedies
-SENDERS = ("tahoe", "reno", "newreno", *(f"tahoe-{name}" for name in REMEDIES))
+SENDERS = ("tahoe", "reno", "newreno", "sack", *(f"tahoe-{name}" for name in REMEDIES))
 #: RED as Figure 2 gives it, plus ns-2's defaults for what it does not give
 RED_DEFAULTS: dict[str, Any] = {"max_p": 0.002, "w_q": 0.002, "wait": True}
 
 
 def morris_tcp(sender: str = "tahoe", **options: Any) -> TcpConfig:
-    """Figure 2's sender: ``tahoe``, ``reno``, ``newreno`` or ``tahoe-<remedy>``; ``options``
-    are further :class:`~tcplab.packet.remedies.RemedyConfig` fields (a what-if such as
-    ``reset_backoff=True``)."""
+    """Figure 2's sender: ``tahoe``, ``reno``, ``newreno``, ``sack`` or ``tahoe-<remedy>``;
+    ``options`` are further :class:`~tcplab.packet.remedies.RemedyConfig` fields (a what-if
+    such as ``reset_backoff=True``)."""
     check_choice("tcp", sender, SENDERS)
     variant, _, remedy = sender.partition("-")
     base = TcpConfig(variant=variant, packet_bytes=576, max_window=65536 // 576,

@@ -32,6 +32,7 @@ from tcplab.packet.link import Link
 from tcplab.packet.probes import DropLog, LossRecorder
 from tcplab.packet.queues import RED
 from tcplab.packet.remedies import RemedySender
+from tcplab.packet.sack import SackSender
 from tcplab.packet.sched import Call, call_at
 
 from .queue import capped
@@ -39,6 +40,8 @@ from .queue import capped
 __all__ = [
     "MorrisSender",
     "RemedyMorrisSender",
+    "SackMorrisSender",
+    "SackInteractiveSender",
     "sender_class",
     "MorrisTopology",
     "MorrisRun",
@@ -59,10 +62,21 @@ class RemedyMorrisSender(LossRecorder, RemedySender):
     response."""
 
 
+class SackMorrisSender(LossRecorder, SackSender):
+    """A SACK sender (RFC 6675 recovery) that logs every loss response."""
+
+
+class SackInteractiveSender(InteractiveSender, SackSender):
+    """A telnet-like session whose TCP is SACK, for runs whose greedy flows use SACK."""
+
+
 def sender_class(config: TcpConfig) -> type[TcpSender]:
-    """:class:`RemedyMorrisSender` when ``config`` switches a remedy on, else
-    :class:`MorrisSender` (which pays nothing for the remedies' hooks)."""
-    return RemedyMorrisSender if getattr(config, "remedies", ()) else MorrisSender
+    """:class:`RemedyMorrisSender` when ``config`` switches a remedy on,
+    :class:`SackMorrisSender` for variant "sack", else :class:`MorrisSender` (which pays
+    nothing for the remedies' hooks)."""
+    if getattr(config, "remedies", ()):
+        return RemedyMorrisSender
+    return SackMorrisSender if config.variant == "sack" else MorrisSender
 
 
 @dataclass(frozen=True)
@@ -226,6 +240,7 @@ def _simulate(top: MorrisTopology, setup: PacketSetup) -> MorrisRun:
         if top.receiver_links:
             net.attach(Link(env, access, 0.0, None, name=f"receiver{i}"))
     telnet_config = _telnet_config(configs[0])
+    session_class = SackInteractiveSender if telnet_config.variant == "sack" else InteractiveSender
     delack = setup.delayed_ack
     for i in range(total):
         path = [f"access{i}", "bottleneck"] + ([f"receiver{i}"] if top.receiver_links else [])
@@ -234,7 +249,7 @@ def _simulate(top: MorrisTopology, setup: PacketSetup) -> MorrisRun:
             [path], configs[i] if greedy else telnet_config,
             name=f"flow{i}" if greedy else f"telnet{i - n}", start=float(starts[i]),
             delayed_ack=delack,
-            sender=sender_class(configs[i]) if greedy else InteractiveSender,
+            sender=sender_class(configs[i]) if greedy else session_class,
         )  # fmt: skip
     for j in range(sessions):
         session = net.subflows[n + j].sender
