@@ -1,26 +1,26 @@
-"""The chapter's packet runs on a process pool: each job is a frozen set-up and its labels.
+"""The chapter's packet runs as tasks: each job is a frozen set-up and its labels.
 
 A :class:`Job` holds a set-up (a Fig. 5.1 :class:`~tcplab.packet.PacketSetup` with its
 number of TCP flows, or a :class:`~tcplab.packet.multipath.MultipathSetup`) and the labels
 its rows start with; :func:`run_jobs` seeds each from its own child of
-``SeedSequence(seed)``, runs them on ``workers`` processes with a progress bar and returns
+``SeedSequence(seed)``, runs them through :func:`tcplab.tasks.run_tasks` (``workers``
+processes, or a cluster) with a progress bar and returns
 what each gave, in order.
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 import numpy as np
-from tqdm import tqdm
 
 from tcplab.packet import PacketSetup
 from tcplab.packet.multipath import MultipathRun, MultipathSetup, run_multipath
 from tcplab.packet.weighted import WeightedRun, run_weighted
+from tcplab.tasks import run_tasks
 
 __all__ = ["Job", "job", "run_jobs"]
 
@@ -66,19 +66,7 @@ def run_jobs(
         replace(work, setup=replace(work.setup, seed=int(child.generate_state(1)[0])))
         for work, child in zip(jobs, children, strict=True)
     ]
-    bar = tqdm(total=len(seeded), desc=desc, unit="run", file=sys.stderr, leave=False)
-    results: list[Any] = []
-    if workers > 1 and len(seeded) > 1:
-        with ProcessPoolExecutor(workers) as pool:
-            for out in pool.map(_reduced, seeded, [reduce] * len(seeded)):
-                results.append(out)
-                bar.update()
-    else:
-        for work in seeded:
-            results.append(_reduced(work, reduce))
-            bar.update()
-    bar.close()
-    return results
+    return run_tasks(partial(_reduced, reduce=reduce), seeded, workers=workers, desc=desc)
 
 
 def _whole(work: Job, run: Any) -> Any:

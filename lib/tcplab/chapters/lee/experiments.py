@@ -59,40 +59,40 @@ def _one(rep: Repetition) -> dict[str, Any]:
     return run_repetition(rep)
 
 
+#: what a repetition's row keeps of its run, after its labels and the transfer's number
+KEPT = ("completion_s", "bytes", "timeouts", "fast_retransmits", "start_s", "cross", "drops")
+
+
+def transfer_rows(
+    labelled: list[tuple[dict[str, Any], Repetition]],
+    workers: int,
+    desc: str,
+    kept: tuple[str, ...] = KEPT,
+) -> pd.DataFrame:
+    """Run every repetition (heaviest first, through :func:`tcplab.tasks.run_tasks`) and
+    give one row per transfer: the repetition's labels, ``transfer`` and the ``kept``
+    numbers of its run, in the order of ``labelled``."""
+    reps = [rep for _, rep in labelled]
+    order = sorted(range(len(reps)), key=lambda i: -reps[i].flows)  # heaviest first
+    results = run_tasks(_one, [reps[i] for i in order], workers=workers, desc=desc)
+    by_index = dict(zip(order, results, strict=True))
+    frames = [
+        pd.DataFrame(
+            {**labels, "transfer": np.arange(rep.flows), **{k: by_index[i][k] for k in kept}}
+        )
+        for i, (labels, rep) in enumerate(labelled)
+    ]
+    return pd.concat(frames, ignore_index=True)
+
+
 def transfers(params: TransfersParams, seed: int = 0) -> pd.DataFrame:
     """Rows (path, rtt_ms, flows, repetition, transfer, completion_s, bytes, timeouts,
     fast_retransmits, start_s, cross, drops), one per transfer."""
-    labels, reps = [], []
+    labelled = []
     for name, rtt in params.paths:
         path = path_model(name)
         for n in params.flows:
             for r in range(params.repetitions):
-                labels.append((name, rtt, n, r))
-                reps.append(
-                    Repetition(path, n, params.nbytes, rtt, repetition_seed(seed, name, n, r))
-                )
-    order = sorted(range(len(reps)), key=lambda i: -reps[i].flows)  # heaviest first
-    results = run_tasks(_one, [reps[i] for i in order], workers=params.workers, desc="lee")
-    by_index = dict(zip(order, results, strict=True))
-    frames = []
-    for i, (name, rtt, n, r) in enumerate(labels):
-        out = by_index[i]
-        frames.append(
-            pd.DataFrame(
-                {
-                    "path": name,
-                    "rtt_ms": rtt,
-                    "flows": n,
-                    "repetition": r,
-                    "transfer": np.arange(n),
-                    "completion_s": out["completion_s"],
-                    "bytes": out["bytes"],
-                    "timeouts": out["timeouts"],
-                    "fast_retransmits": out["fast_retransmits"],
-                    "start_s": out["start_s"],
-                    "cross": out["cross"],
-                    "drops": out["drops"],
-                }
-            )  # fmt: skip
-        )
-    return pd.concat(frames, ignore_index=True)
+                rep = Repetition(path, n, params.nbytes, rtt, repetition_seed(seed, name, n, r))
+                labelled.append(({"path": name, "rtt_ms": rtt, "flows": n, "repetition": r}, rep))
+    return transfer_rows(labelled, params.workers, "lee")

@@ -28,9 +28,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tcplab.tasks import run_tasks
-
-from .transfer import PACKET_BYTES, PATHS, Repetition, path_model, run_repetition
+from .experiments import KEPT, transfer_rows
+from .transfer import PACKET_BYTES, PATHS, Repetition, path_model
 
 __all__ = ["SaturationParams", "saturation", "VARIANTS", "BDP_PACKETS"]
 
@@ -67,41 +66,16 @@ def variant_seed(seed: int, variant: int, flows: int, repetition: int) -> int:
     return int(np.random.SeedSequence(key).generate_state(1)[0])
 
 
-def _one(rep: Repetition) -> dict[str, Any]:
-    return run_repetition(rep)
-
-
 def saturation(params: SaturationParams, seed: int = 0) -> pd.DataFrame:
     """Rows (path = the variant's name, rtt_ms, flows, repetition, transfer, completion_s,
     bytes, timeouts, fast_retransmits, cross, drops), one per transfer."""
-    labels, reps = [], []
+    labelled = []
     for v, (name, changes) in enumerate(VARIANTS):
         path = path_model("shared", **changes)
         for n in params.flows:
             for r in range(params.repetitions):
-                labels.append((name, n, r))
-                reps.append(Repetition(path, n, params.nbytes, RTT_MS, variant_seed(seed, v, n, r)))
-    order = sorted(range(len(reps)), key=lambda i: -reps[i].flows)  # heaviest first
-    results = run_tasks(_one, [reps[i] for i in order], workers=params.workers, desc="lee-sat")
-    by_index = dict(zip(order, results, strict=True))
-    frames = []
-    for i, (name, n, r) in enumerate(labels):
-        out = by_index[i]
-        frames.append(
-            pd.DataFrame(
-                {
-                    "path": name,
-                    "rtt_ms": RTT_MS,
-                    "flows": n,
-                    "repetition": r,
-                    "transfer": np.arange(n),
-                    "completion_s": out["completion_s"],
-                    "bytes": out["bytes"],
-                    "timeouts": out["timeouts"],
-                    "fast_retransmits": out["fast_retransmits"],
-                    "cross": out["cross"],
-                    "drops": out["drops"],
-                }
-            )
-        )
-    return pd.concat(frames, ignore_index=True)
+                rep = Repetition(path, n, params.nbytes, RTT_MS, variant_seed(seed, v, n, r))
+                labels = {"path": name, "rtt_ms": RTT_MS, "flows": n, "repetition": r}
+                labelled.append((labels, rep))
+    kept = tuple(k for k in KEPT if k != "start_s")
+    return transfer_rows(labelled, params.workers, "lee-sat", kept)

@@ -1,7 +1,7 @@
-"""The chapter's packet runs as typed jobs for a process pool, heaviest first.
+"""The chapter's packet runs as typed jobs for :func:`tcplab.tasks.run_tasks`, heaviest first.
 
 A :class:`Job` is one frozen :class:`~tcplab.packet.PacketSetup` on Qiu's topology (already
-seeded) and the labels its table row starts with; it crosses the process pool as it is and
+seeded) and the labels its table row starts with; it crosses to its worker as it is and
 comes back as one row: the labels, then the run's numbers (:meth:`QiuResult.summary`, without
 the wall time, which is not a result). Jobs are started heaviest first (by ``cost``, a guess
 of their bottleneck packets) so that two workers finish together.
@@ -9,16 +9,13 @@ of their bottleneck packets) so that two workers finish together.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from tqdm import tqdm
-
 from tcplab.packet import PacketSetup
 from tcplab.packet.qiu import simulate_qiu
+from tcplab.tasks import run_tasks
 
 __all__ = ["Job", "ROW_NUMBERS", "run_jobs"]
 
@@ -50,18 +47,11 @@ def _one(job: Job) -> dict[str, Any]:
 
 
 def run_jobs(jobs: Sequence[Job], workers: int, desc: str) -> list[dict[str, Any]]:
-    """Every job's row, in the order of ``jobs``; on ``workers`` processes when above 1."""
+    """Every job's row, in the order of ``jobs``, through :func:`tcplab.tasks.run_tasks` (on
+    ``workers`` processes, or the cluster of an enclosing ``executing_on``), heaviest first."""
     order = sorted(range(len(jobs)), key=lambda i: -jobs[i].cost)
-    rows: list[dict[str, Any] | None] = [None] * len(jobs)
-    bar = tqdm(total=len(jobs), desc=desc, unit="run", file=sys.stderr, leave=False)
-    if workers > 1 and len(jobs) > 1:
-        with ProcessPoolExecutor(workers) as pool:
-            for i, row in zip(order, pool.map(_one, [jobs[i] for i in order]), strict=True):
-                rows[i] = row
-                bar.update()
-    else:
-        for i in order:
-            rows[i] = _one(jobs[i])
-            bar.update()
-    bar.close()
-    return [row for row in rows if row is not None]
+    done = run_tasks(_one, [jobs[i] for i in order], workers=workers, desc=desc)
+    rows: list[dict[str, Any]] = [{}] * len(jobs)
+    for i, row in zip(order, done, strict=True):
+        rows[i] = row
+    return rows

@@ -15,14 +15,11 @@ only new ACKs restart it). ns-3's rows are not computed here: :func:`ns3_table` 
 from __future__ import annotations
 
 import json
-import sys
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
-from tqdm import tqdm
 
 from tcplab import cache
 from tcplab.checks import check_choice
@@ -38,6 +35,7 @@ from tcplab.packet import (
 )
 from tcplab.packet.dumbbell import Dumbbell, queue_counters
 from tcplab.packet.setup import streams
+from tcplab.tasks import run_tasks
 
 from .grid import MATCHED, SCENARIOS, SEEDS, Scenario
 
@@ -91,10 +89,10 @@ def setup_of(
     )  # fmt: skip
 
 
-def run_scenario(setup: PacketSetup) -> dict[str, Any]:
-    """One run of ``setup`` on a dumbbell wired as :func:`tcplab.packet.simulate` wires it,
-    with the bottleneck's queue traced to sample its mean length."""
-    top, length = setup.topology, setup.length
+def build_dumbbell(setup: PacketSetup) -> tuple[Dumbbell, Any]:
+    """The dumbbell of ``setup`` wired as :func:`tcplab.packet.simulate` wires it, its
+    senders' starts scheduled; returns it and the bottleneck's queue discipline."""
+    top = setup.topology
     rng = streams(setup.seed)
     discipline = setup.queue.build(rng.queue, rng.loss, setup.mean_packet_time)
     delays = [d / 1e3 for d in top.access_delays_ms()]
@@ -103,8 +101,16 @@ def run_scenario(setup: PacketSetup) -> dict[str, Any]:
         top.access_mbps * 1e6, delays, trace=False, delayed_ack=setup.delayed_ack,
         rng=rng.overhead,
     )  # fmt: skip
-    net.bottleneck.trace = True
     net.start(rng.start.uniform(0.0, top.start_spread, top.flows))
+    return net, discipline
+
+
+def run_scenario(setup: PacketSetup) -> dict[str, Any]:
+    """One run of ``setup`` on :func:`build_dumbbell`'s dumbbell, with the bottleneck's
+    queue traced to sample its mean length."""
+    length = setup.length
+    net, discipline = build_dumbbell(setup)
+    net.bottleneck.trace = True
     at_warmup: dict[str, int] = {}
     call_at(net.env, length.warmup, lambda _e: at_warmup.update(queue_counters(discipline)), None)
     out = net.network.run(length.duration, length.warmup)
@@ -151,18 +157,7 @@ def tcplab_runs(params: Ns3Params, seed: int = 0) -> pd.DataFrame:
         for s in params.scenarios
         for timer in params.timers
     ]
-    bar = tqdm(total=len(work), desc="tcplab dumbbells", unit="run", file=sys.stderr, leave=False)
-    rows = []
-    if params.workers > 1:
-        with ProcessPoolExecutor(params.workers) as pool:
-            for row in pool.map(_row, work):
-                rows.append(row)
-                bar.update()
-    else:
-        for item in work:
-            rows.append(_row(item))
-            bar.update()
-    bar.close()
+    rows = run_tasks(_row, work, workers=params.workers, desc="tcplab dumbbells")
     table = pd.DataFrame(rows)
     table["warmup"], table["duration"] = params.warmup, params.duration
     return table

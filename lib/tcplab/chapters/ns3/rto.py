@@ -24,10 +24,8 @@ import pandas as pd
 from tcplab import cache
 from tcplab.checks import check_range
 from tcplab.packet import call_at
-from tcplab.packet.dumbbell import Dumbbell
-from tcplab.packet.setup import streams
 
-from .experiments import setup_of
+from .experiments import build_dumbbell, setup_of
 from .grid import PROBE_MIN_RTO_MS, Scenario
 
 __all__ = ["NS3_RTO_TABLE", "RtoProfile", "ns3_rto_numbers", "ns3_rto_table", "rto_numbers",
@@ -71,17 +69,7 @@ def rto_profile(
     """One run of ``scenario`` (as in :func:`experiments.setup_of`) with every sender's RTO
     and smoothed RTT sampled every ``every`` seconds from ``warmup`` to ``duration``."""
     every = check_range("every", every, 0.0, duration - warmup, low_open=True)
-    setup = setup_of(scenario, seed, warmup, duration, timer)
-    top = setup.topology
-    rng = streams(setup.seed)
-    discipline = setup.queue.build(rng.queue, rng.loss, setup.mean_packet_time)
-    delays = [d / 1e3 for d in top.access_delays_ms()]
-    net = Dumbbell(
-        setup.configs(), discipline, top.rate_mbps * 1e6, top.delay_ms / 1e3,
-        top.access_mbps * 1e6, delays, trace=False, delayed_ack=setup.delayed_ack,
-        rng=rng.overhead,
-    )  # fmt: skip
-    net.start(rng.start.uniform(0.0, top.start_spread, top.flows))
+    net, _ = build_dumbbell(setup_of(scenario, seed, warmup, duration, timer))
     rto: list[float] = []
     srtt: list[float] = []
 
