@@ -10,8 +10,8 @@ analysis never needs the simulations again.
 
 The book's grid is much smaller than the paper's (1 to 31 parallel connections by one, seven
 cross-traffic levels, all six scenarios): it is what fits a quarter of an hour on two shared
-cores (scenario 1 complete, scenarios 2, 3 and 6 at six numbers of connections and one
-cross-traffic level, the 1 Gb/s scenarios 4 and 5 not at all); ``benchmarks/bench_lu.py``
+cores (scenario 1 complete, scenarios 2, 3 and 6 at six numbers of connections and all seven
+cross-traffic levels, the 1 Gb/s scenarios 4 and 5 not at all); ``benchmarks/bench_lu.py``
 prices both. :meth:`LuParams.paper` and :meth:`SensitivityParams.paper` are the larger
 grids, one parameter away: ``tcplab data --scale paper --only lu-scenarios lu-sensitivity``.
 """
@@ -85,13 +85,13 @@ class LuParams:
     The default is the book's grid, what fits a quarter of an hour on two shared cores:
     scenario 1 (1.5 Mb/s, cheap) at ten numbers of parallel connections, all seven
     cross-traffic levels, DropTail and RED, two replicas; the three 100 Mb/s scenarios (2, 3,
-    6) at the probe levels and 31 connections (:data:`FAST_FLOWS`) with 10 cross-traffic
-    connections. The 1 Gb/s scenarios 4 and 5 are in :meth:`paper` only.
+    6) at the probe levels and 31 connections (:data:`FAST_FLOWS`) at all seven
+    cross-traffic levels. The 1 Gb/s scenarios 4 and 5 are in :meth:`paper` only.
     """
 
     grids: tuple[Grid, ...] = (
         Grid(1, queues=("droptail", "red"), replicas=2),
-        *(Grid(k, FAST_FLOWS, FAST_CROSS) for k in (2, 3, 6)),
+        *(Grid(k, FAST_FLOWS, ALL_CROSS) for k in (2, 3, 6)),
     )
     workers: int = 2
 
