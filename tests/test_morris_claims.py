@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from tcplab.chapters.morris.claims import falls
+from tcplab.chapters.morris.claims import falls, timeout_shares
 
 
 def _sweep(points: dict[int, tuple[float, float, float]]) -> pd.DataFrame:
@@ -32,3 +32,37 @@ def test_a_dip_within_the_noise_is_not_a_fall() -> None:
 def test_a_rising_sweep_has_no_fall() -> None:
     table = _sweep({100: (0.05, 0.06, 0.07), 200: (0.09, 0.10, 0.11), 300: (0.11, 0.12, 0.13)})
     assert falls(table, "loss_rate") == []
+
+
+def test_timeout_share_pools_the_runs_of_one_sender_at_one_n() -> None:
+    # sack at N = 700: (30 + 10) time-outs of (30 + 10) + (10 + 50) responses = 0.4; the
+    # DropTail run and the N = 300 run are not counted; a sender not run gives NaN
+    table = pd.DataFrame(
+        [
+            {
+                "sender": "sack",
+                "queue": "red",
+                "flows": 700,
+                "timeouts": 30,
+                "fast_retransmits": 10,
+            },
+            {
+                "sender": "sack",
+                "queue": "red",
+                "flows": 700,
+                "timeouts": 10,
+                "fast_retransmits": 50,
+            },
+            {
+                "sender": "sack",
+                "queue": "droptail",
+                "flows": 700,
+                "timeouts": 99,
+                "fast_retransmits": 0,
+            },
+            {"sender": "sack", "queue": "red", "flows": 300, "timeouts": 99, "fast_retransmits": 0},
+        ]
+    )
+    shares = timeout_shares(table, ("sack", "newreno"), 700)
+    assert shares["sack_timeout_share"] == 0.4
+    assert shares["newreno_timeout_share"] != shares["newreno_timeout_share"]  # NaN

@@ -9,7 +9,7 @@ explains why. Every "ours" is computed from the experiments' tables, never typed
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -249,6 +249,19 @@ def _variant_numbers(remedies: pd.DataFrame, sender: str, flows: int, key: str) 
             f"{key}_under": float(runs["under_5pct"].mean())}  # fmt: skip
 
 
+def timeout_shares(remedies: pd.DataFrame, senders: Sequence[str], flows: int) -> dict:
+    """For each of ``senders`` with RED at ``flows``: the share of its loss responses that
+    were time-outs (``<sender>_timeout_share``; NaN when not run)."""
+    out = {}
+    for sender in senders:
+        runs = remedies[(remedies["sender"] == sender) & (remedies["queue"] == "red")
+                        & (remedies["flows"] == flows)]  # fmt: skip
+        responses = float((runs["timeouts"] + runs["fast_retransmits"]).sum())
+        share = float(runs["timeouts"].sum()) / responses if responses else float("nan")
+        out[f"{sender}_timeout_share"] = share
+    return out
+
+
 def lemma_ratio(table: pd.DataFrame, flows: int | None = None) -> float:
     """n_1 / (2 p n_0) over the runs with ``flows`` flows (default: the largest N); Lemma 2
     says 1."""
@@ -311,6 +324,9 @@ def chapter_numbers(
         "tahoe_top_under": float(tahoe[tahoe["flows"] == top]["under_5pct"].mean()),
         **_variant_numbers(remedies, "tahoe-backoff4", top, "backoff4"),
         **_variant_numbers(remedies, "tahoe-slowgrowth", top, "slowgrowth"),
+        **_variant_numbers(remedies, "newreno", top, "newreno"),
+        **_variant_numbers(remedies, "sack", top, "sack"),
+        **timeout_shares(remedies, ("tahoe", "newreno", "sack"), top),
         "remedy_low": low,
         "tahoe_goodput_low": float(tahoe[tahoe["flows"] == low]["goodput_fraction"].mean()),
         "slowgrowth_goodput_low": float(slow[slow["flows"] == low]["goodput_fraction"].mean()),

@@ -112,6 +112,8 @@ class MorrisParams:
             many_flows=500,
             variants=(
                 ("tahoe", "red"),
+                ("newreno", "red"),
+                ("sack", "red"),
                 ("tahoe-backoff4", "red"),
                 ("tahoe-paced", "red"),
                 ("tahoe-slowgrowth", "red"),
