@@ -237,3 +237,34 @@ def test_run_setup_refuses_dropper_options_for_other_queues() -> None:
         packets.run_setup(
             packets.PacketsParams(), 2, "droptail", 10, duration=2.0, warmup=1.0, select="largest"
         )
+
+
+class _RecordingExecutor:
+    """An executor (tcplab.tasks.Executor) that runs in this process and records the sweeps."""
+
+    def __init__(self) -> None:
+        self.sent: list[int] = []
+
+    def run(self, function, tasks, done):
+        self.sent.append(len(tasks))
+        results = []
+        for task in tasks:
+            results.append(function(task))
+            done()
+        return results
+
+
+def test_the_chapters_sweeps_go_through_run_tasks() -> None:
+    """``run_all`` hands its seeded jobs to tcplab.tasks.run_tasks, so an executor set by
+    ``--cluster``/``--scheduler`` (here one that records) runs them; same rows as locally."""
+    from tcplab.tasks import executing_on
+
+    params = dataclasses.replace(
+        packets.PacketsParams.quick(), loss_rates=(0.02, 0.05), loss_duration=30.0, warmup=5.0
+    )
+    local = packets.loss(params, 3)
+    executor = _RecordingExecutor()
+    with executing_on(executor):
+        remote = packets.loss(params, 3)
+    assert executor.sent == [2]
+    pd.testing.assert_frame_equal(remote, local)

@@ -10,9 +10,9 @@ import pandas as pd
 import pytest
 
 from tcplab import cache, registry
+from tcplab.chapters.packets import charts, reruns, variants
 from tcplab.chapters.packets import claims as pclaims
 from tcplab.chapters.packets import sack as psack
-from tcplab.chapters.packets import sack_events, variants
 from tcplab.chapters.packets.experiments import PacketsParams
 from tcplab.chapters.packets.runs import _one
 from tcplab.charts import to_svg
@@ -47,12 +47,45 @@ def test_the_rebuilt_jobs_are_the_chapters_runs_seed_for_seed(quick) -> None:
         assert row["timeouts"] == table.iloc[index]["timeouts"]
 
 
+def test_the_whole_reruns_are_the_chapters_experiments_with_the_variant_swapped() -> None:
+    """``packets-sack-events``, ``-signalled`` and ``-loss`` call the chapter's own functions
+    with the chapter's parameters, only ``variant`` changed (so same jobs, same seeds)."""
+    for scale, chapter in (("quick", PacketsParams.quick()), ("full", PacketsParams())):
+        params = registry.REGISTRY[variants.SACK_LOSS_TABLE].parameters(scale)
+        assert params.chapter() == dataclasses.replace(
+            chapter, variant="sack", workers=params.workers
+        )
+        back = dataclasses.replace(params, variant="newreno", workers=chapter.workers)
+        assert back.chapter() == chapter
+    for name in variants.RERUNS.values():
+        assert registry.REGISTRY[name].parameter_class() is reruns.VariantParams
+
+
 def test_the_event_reruns_are_the_chapters_event_runs_seed_for_seed(quick) -> None:
-    """As NewReno, the rebuilt event runs give the chapter's ``packets-events`` table."""
-    params = dataclasses.replace(sack_events.SackEventsParams.quick(), variant="newreno")
-    back = sack_events.sack_events(params, 0)
+    """As NewReno, the event rerun gives the chapter's ``packets-events`` table, row for row."""
+    params = dataclasses.replace(reruns.VariantParams.quick(), variant="newreno")
+    back = reruns.sack_events(params, 0)
     assert set(back["tcp"]) == {"newreno"}
     pd.testing.assert_frame_equal(back.drop(columns="tcp"), quick["packets-events"])
+
+
+def test_the_sack_reruns_have_the_chapters_rows(quick) -> None:
+    """Each SACK rerun has the rows of its NewReno table (same queues, buffers, p), SACK."""
+    for name, rerun in variants.RERUNS.items():
+        sack = quick[rerun]
+        assert set(sack["tcp"]) == {"sack"}
+        assert list(sack.columns[1:]) == list(quick[name].columns)
+    # at quick scale a sub-grid: one buffer per queue, two loss rates, each run seeded as in
+    # the whole sweep; so the NewReno rows they pair with are the chapter's own at those runs
+    params = reruns.VariantParams.quick()
+    signalled = quick[variants.SACK_SIGNALLED_TABLE].groupby(["queue", "buffer"]).size()
+    assert list(signalled.index) == list(params.signal_points)
+    assert list(quick[variants.SACK_LOSS_TABLE]["p"]) == list(params.loss_rates)
+    for name in variants.RERUNS:
+        newreno = variants.variant_table(quick, name, "newreno")
+        keys = ["p"] if name == "packets-loss" else ["queue", "buffer"]
+        whole = quick[name].merge(newreno[keys].drop_duplicates(), on=keys)
+        pd.testing.assert_frame_equal(newreno, whole)
 
 
 def test_with_variant_changes_the_variant_only() -> None:
@@ -119,6 +152,54 @@ def test_variant_claims_read_their_variants_rows(quick) -> None:
 def test_the_variant_chart_renders_small(quick) -> None:
     svg = to_svg(variants.variant_chart(variants.paired(quick)))
     assert svg.startswith("<svg") and len(svg) < 300_000
+
+
+def test_the_rerun_charts_and_tables_render(quick) -> None:
+    loss = variants.both(quick, "packets-loss")
+    assert list(dict.fromkeys(loss["tcp"])) == ["NewReno", "SACK"]
+    for chart in (
+        charts.loss_variants_chart(loss),
+        charts.signalled_variants_chart(variants.both(quick, "packets-signalled")),
+    ):
+        svg = to_svg(chart)
+        assert svg.startswith("<svg") and len(svg) < 300_000
+    pairs = variants.loss_pairs(quick)
+    assert list(pairs["p"]) == list(quick[variants.SACK_LOSS_TABLE]["p"])
+    chapter = quick["packets-loss"].set_index("p")["rate_pps"]
+    assert (pairs["rate_pps_newreno"] == chapter[pairs["p"]].to_numpy()).all()
+    signalled = variants.signalled_pairs(quick)
+    assert list(signalled.columns[:2]) == ["queue", "buffer"]
+    assert len(signalled) == len(reruns.VariantParams.quick().signal_points)
+    assert not signalled.isna().any().any()
+
+
+def _break(tables: dict[str, pd.DataFrame], name: str, **columns) -> dict[str, pd.DataFrame]:
+    """``tables`` with the SACK rerun of ``name`` changed (``columns``: name -> function)."""
+    rerun = variants.RERUNS[name]
+    changed = tables[rerun].copy()
+    for column, change in columns.items():
+        changed[column] = change(changed[column])
+    return {**tables, rerun: changed}
+
+
+@pytest.mark.parametrize(
+    ("key", "name", "columns"),
+    [
+        ("signalled-droptail", "packets-signalled", {"rho": lambda r: -r.abs() - 0.1}),
+        ("signalled-red", "packets-signalled", {"rho": lambda r: -r.abs() - 0.1}),
+        ("mathis", "packets-loss", {"vs_mathis": lambda r: r * 1.4}),
+        ("padhye", "packets-loss", {"vs_padhye": lambda r: r * 0.6}),
+    ],
+)
+def test_each_rerun_claim_fails_once_broken(quick, key, name, columns) -> None:
+    """Each claim on Figs. 13-14 and on the random-loss runs reads the SACK rerun: broken
+    there it fails with SACK, while NewReno's verdict is unchanged."""
+    broken = _break(quick, name, **columns)
+    assert not pclaims.variant_claims(broken, "sack")[key].within
+    assert (
+        pclaims.variant_claims(broken, "newreno")[key]
+        == pclaims.variant_claims(quick, "newreno")[key]
+    )
 
 
 def test_the_papers_statements_hold_with_both_variants_on_the_shipped_data() -> None:

@@ -6,6 +6,7 @@ The chapter's experiments, declared for :mod:`tcplab.registry`; this file import
 from tcplab.registry import Experiment
 
 _HERE = "tcplab.chapters.packets.experiments"
+_RERUNS = "tcplab.chapters.packets.reruns"
 
 EXPERIMENTS = (
     Experiment(
@@ -76,8 +77,20 @@ EXPERIMENTS = (
     ),
     Experiment(
         "packets-sack-events",
-        "tcplab.chapters.packets.sack_events:sack_events",
-        "SackEventsParams",
+        f"{_RERUNS}:sack_events",
+        "VariantParams",
         "Fig. 15 again with TCP-SACK, the paper's variant (NewReno's seeds)",
+    ),
+    Experiment(
+        "packets-sack-signalled",
+        f"{_RERUNS}:sack_signalled",
+        "VariantParams",
+        "Figs. 13-14 again with TCP-SACK, the paper's variant (NewReno's seeds)",
+    ),
+    Experiment(
+        "packets-sack-loss",
+        f"{_RERUNS}:sack_loss",
+        "VariantParams",
+        "One flow under random loss with TCP-SACK vs Mathis and Padhye (NewReno's seeds)",
     ),
 )

@@ -33,6 +33,8 @@ __all__ = [
     "events_chart",
     "loss_chart",
     "signalled_chart",
+    "loss_variants_chart",
+    "signalled_variants_chart",
 ]
 
 _ROLES = [OURS, FORMULA, PAPER]
@@ -457,4 +459,102 @@ def signalled_chart(table: pd.DataFrame, min_samples: int = 30) -> alt.FacetChar
         "line per buffer, with the overall fraction signalled as a dotted line (what a "
         "rate-independent policy would give at every w). Larger windows are hit more often; "
         f"rank correlations of the probability with w: {listed}.",
+    )
+
+
+_TCP_COLOURS = alt.Scale(domain=["NewReno", "SACK"], range=PALETTE[:2])
+
+
+def loss_variants_chart(table: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
+    """One flow under random loss with NewReno and with SACK (same seeds): goodput against p
+    (log-log), dots per variant, with the formulas of Mathis et al. and Padhye et al. dashed;
+    ``table`` has the rows of both variants and a ``tcp`` column (:func:`.variants.both`)."""
+    data = table[["tcp", "p", "rate_pps", "vs_mathis", "vs_padhye", "timeouts"]].round(5)
+    formulas = table[table["tcp"] == table["tcp"].iloc[0]][["p", "mathis_pps", "padhye_pps"]]
+    curves = formulas.rename(columns={"mathis_pps": MATHIS, "padhye_pps": PADHYE}).melt(
+        id_vars=["p"], var_name="formula", value_name="rate_pps"
+    )
+    x = alt.X("p:Q", title="loss probability p", scale=alt.Scale(type="log"))
+    y = alt.Y("rate_pps:Q", title="goodput (packets/s)", scale=alt.Scale(type="log"))
+    lines = (
+        alt.Chart(curves.round(5))
+        .mark_line(strokeDash=[6, 3])
+        .encode(
+            x=x,
+            y=y,
+            detail="formula:N",
+            color=alt.value(ROLE_COLOURS[FORMULA]),
+            opacity=alt.Opacity(
+                "formula:N",
+                title="formula (dashed)",
+                scale=alt.Scale(domain=[MATHIS, PADHYE], range=[0.45, 1.0]),
+                legend=alt.Legend(labelLimit=360, columns=1),
+            ),
+            tooltip=["formula:N", "p:Q", alt.Tooltip("rate_pps:Q", format=".1f")],
+        )
+    )
+    dots = (
+        alt.Chart(data)
+        .mark_point(filled=True, size=60)
+        .encode(
+            x=x,
+            y=y,
+            color=alt.Color("tcp:N", title="TCP", scale=_TCP_COLOURS),
+            shape=alt.Shape("tcp:N", legend=None),
+            tooltip=["tcp:N", "p:Q", alt.Tooltip("rate_pps:Q", format=".1f"), "timeouts:Q"],
+        )
+    )
+    by = {tcp: part for tcp, part in data.groupby("tcp")}
+    told = "; ".join(
+        f"{tcp}: {part['vs_padhye'].min():.2f} to {part['vs_padhye'].max():.2f} times the "
+        f"formula with time-outs, {int(part['timeouts'].sum())} time-outs in all"
+        for tcp, part in by.items()
+    )
+    return describe(
+        alt.layer(lines, dots).properties(width=420, height=260),
+        "Goodput of one connection against the loss probability p, both on log scales, from "
+        f"p = {table['p'].min():g} to {table['p'].max():g}, with NewReno and with SACK (same "
+        "seeds: the same packets are dropped while the two send alike), and the square-root "
+        f"law of Mathis et al. and the formula of Padhye et al. dashed. {told}.",
+    )
+
+
+def signalled_variants_chart(table: pd.DataFrame, min_samples: int = 30) -> alt.FacetChart:
+    """Figs. 13 and 14 with NewReno and with SACK (same seeds): P(signalled | window w)
+    against w, one panel per queue and buffer, one line per variant, for the windows seen
+    at least ``min_samples`` times; ``table`` has both variants' rows and a ``tcp`` column."""
+    data = table[table["samples"] >= min_samples]
+    data = data[["tcp", "queue", "buffer", "window", "samples", "z", "rho"]].copy()
+    data["panel"] = data["queue"].map({"droptail": "DropTail", "red": "RED"}) + data["buffer"].map(
+        lambda b: f" b = {b}"
+    )
+    data = data.round(4)
+    order = list(dict.fromkeys(data["panel"]))
+    chart = (
+        alt.Chart(data)
+        .mark_line(point=True, strokeWidth=1.6)
+        .encode(
+            x=alt.X("window:Q", title="window w before the event (packets)"),
+            y=alt.Y("z:Q", title="P(signalled | w)", scale=alt.Scale(domain=[0, 1])),
+            color=alt.Color("tcp:N", title="TCP", scale=_TCP_COLOURS),
+            strokeDash=alt.StrokeDash("tcp:N", legend=None),
+            tooltip=["panel:N", "tcp:N", "window:Q", "samples:Q", "z:Q", "rho:Q"],
+        )
+        .properties(width=170, height=150)
+        .facet(alt.Facet("panel:N", title=None, sort=order), columns=4)
+    )
+    rho = data.groupby(["tcp", "panel"], sort=False)["rho"].first()
+    listed = "; ".join(
+        f"{tcp}: "
+        + ", ".join(
+            f"{panel} {rho[(tcp, panel)]:.2f}" for panel in order if (tcp, panel) in rho.index
+        )
+        for tcp in dict.fromkeys(data["tcp"])
+    )
+    return describe(
+        chart,
+        "Panels, one per queue and buffer, ten connections: the empirical probability that a "
+        "connection is signalled in a congestion event given its window w just before it, "
+        "with NewReno and with SACK (same seeds). Rank correlations of the probability with "
+        f"w, {listed}.",
     )

@@ -21,7 +21,7 @@ from tcplab.claims import rows
 from tcplab.packet.queues import SELECTION_NAMES
 
 from .experiments import PacketsParams, policy_gap
-from .variants import SACK_EVENTS_TABLE, SACK_TABLE, VARIANT_NAMES, paired, points
+from .variants import RERUNS, SACK_TABLE, VARIANT_NAMES, paired, points, variant_table
 
 __all__ = [
     "TABLES",
@@ -55,7 +55,7 @@ CLAIM_TABLES = (
     "packets-signalled",
 )
 #: ... and those the prose quotes too, and the SACK reruns (whose claims come last)
-TABLES = (*CLAIM_TABLES, "packets-hold", "packets-replicas", SACK_TABLE, SACK_EVENTS_TABLE)
+TABLES = (*CLAIM_TABLES, "packets-hold", "packets-replicas", SACK_TABLE, *RERUNS.values())
 #: every claim of this chapter agrees with the paper
 EXPECTED_VERDICTS: dict[str, bool] = {}
 
@@ -95,7 +95,7 @@ def chapter_claims(tables: Mapping[str, pd.DataFrame]) -> dict[str, claims.Claim
     """:func:`keyed_claims` of the tables of :data:`TABLES` (the uniform entry the tests use),
     then the same statements with SACK (:func:`variant_claims`, keys ``sack-...``)."""
     out = keyed_claims(*(tables[name] for name in CLAIM_TABLES))
-    if SACK_TABLE in tables and SACK_EVENTS_TABLE in tables:
+    if all(name in tables for name in (SACK_TABLE, *RERUNS.values())):
         for key, claim in variant_claims(tables, "sack").items():
             out[f"sack-{key}"] = claim
     return out
@@ -313,7 +313,7 @@ def chapter_numbers(
     h2 = hold[hold["flows"] == hold["flows"].min()].set_index(["select", "hold_rtts"])
     rho = signalled.groupby(["queue", "buffer"])["rho"].first()
     red_runs = signalled[signalled["queue"] == "red"].groupby("buffer")["early_drops"].first()
-    sack = variant_numbers(tables) if SACK_EVENTS_TABLE in tables else {}
+    sack = variant_numbers(tables) if all(name in tables for name in RERUNS.values()) else {}
     return sack | {
         "one_util": float(one["utilisation"]),
         "fair_flows": int(fair["flows"]),
@@ -364,8 +364,9 @@ def chapter_numbers(
     }
 
 
-#: the paper's statements on the DropTail, RED and threshold-dropper sweeps, which
-#: ``packets-sack`` reruns with SACK
+#: the paper's statements on the DropTail, RED and threshold-dropper sweeps (which
+#: ``packets-sack`` reruns with SACK at some points), on Fig. 15, on Figs. 13-14 and on one
+#: flow under random loss (``packets-sack-events``, ``-signalled``, ``-loss``: whole reruns)
 VARIANT_KEYS = (
     "droptail-small",
     "droptail-large",
@@ -376,17 +377,28 @@ VARIANT_KEYS = (
     "threshold-1",
     "threshold-2",
     "threshold-3",
+    "signalled-droptail",
+    "signalled-red",
+    "mathis",
+    "padhye",
 )
 
 
 def variant_claims(tables: Mapping[str, pd.DataFrame], variant: str) -> dict[str, claims.Claim]:
     """The claims of :data:`VARIANT_KEYS` on the points SACK was run at, with ``variant``'s
-    rows (``newreno``: the chapter's own, cut to those points; ``sack``: the reruns), at the
-    chapter's tolerances; the claim's text names the variant and the sub-grid."""
+    rows (``newreno``: the chapter's own, the sweeps cut to those points; ``sack``: the
+    reruns), at the chapter's tolerances; the claim's text names the variant and the
+    sub-grid."""
     sweeps = points(tables, variant)
-    events = tables["packets-events" if variant == "newreno" else SACK_EVENTS_TABLE]
+    whole = {name: variant_table(tables, name, variant) for name in RERUNS}
     found = keyed_claims(
-        tables["packets-validation"], sweeps["droptail"], sweeps["red"], events, sweeps["threshold"]
+        tables["packets-validation"],
+        sweeps["droptail"],
+        sweeps["red"],
+        whole["packets-events"],
+        sweeps["threshold"],
+        whole["packets-loss"],
+        whole["packets-signalled"],
     )
     name = VARIANT_NAMES[variant]
     flows = ", ".join(str(n) for n in sorted(set(sweeps["droptail"]["flows"])))
@@ -452,16 +464,47 @@ def variant_numbers(tables: Mapping[str, pd.DataFrame]) -> dict[str, float | int
         "sack_to_newreno": int(pairs["timeouts_newreno"].sum()),
         "sack_to_sack": int(pairs["timeouts_sack"].sum()),
     }
-    for variant, name in (("newreno", "packets-events"), ("sack", SACK_EVENTS_TABLE)):
-        first = tables[name][tables[name]["m"] == 1]
+    for variant in VARIANT_NAMES:
+        events = variant_table(tables, "packets-events", variant)
+        first = events[events["m"] == 1]
         drop = first[first["queue"] == "droptail"].sort_values("buffer")
         out[f"sack_ev_{variant}"] = float(drop["mean_m"].iloc[0])
         out[f"sack_ev_drops_{variant}"] = float(drop["mean_m_drops"].iloc[0])
         out[f"sack_ev_max_{variant}"] = float(drop["mean_m"].max())
         dropper = first[first["queue"] == "threshold"]
         out[f"sack_ev_thr_{variant}"] = float(dropper["mean_m"].iloc[0])
+        out |= _rerun_numbers(tables, variant)
     for queue, part in by_queue:
         out[f"sack_gain_{queue}"] = float(part["gain"].median())
         out[f"sack_to_newreno_{queue}"] = int(part["timeouts_newreno"].sum())
         out[f"sack_to_sack_{queue}"] = int(part["timeouts_sack"].sum())
     return out
+
+
+def _rerun_numbers(tables: Mapping[str, pd.DataFrame], variant: str) -> dict[str, float | int]:
+    """Figs. 13-14 and the random-loss runs with ``variant``: what the SACK section quotes."""
+    signalled = variant_table(tables, "packets-signalled", variant)
+    loss = variant_table(tables, "packets-loss", variant)
+    rho = signalled.groupby(["queue", "buffer"])["rho"].first()
+    mean_z = signalled.groupby(["queue", "buffer"])["mean_z"].first()
+    small = loss[loss["p"] <= MATHIS_MAX_P]
+    red = signalled[signalled["queue"] == "red"].groupby("buffer")["early_drops"].first()
+    return {
+        f"sack_sig_rho_min_{variant}": float(rho["droptail"].min()),
+        f"sack_sig_rho_max_{variant}": float(rho["droptail"].max()),
+        f"sack_sig_red_min_{variant}": float(rho["red"].min()),
+        f"sack_sig_red_max_{variant}": float(rho["red"].max()),
+        f"sack_sig_z_min_{variant}": float(mean_z.min()),
+        f"sack_sig_z_max_{variant}": float(mean_z.max()),
+        f"sack_sig_events_{variant}": int(
+            signalled.groupby(["queue", "buffer"])["events"].first().sum()
+        ),
+        f"sack_sig_red_early_{variant}": int(red.sum()),
+        f"sack_mathis_lo_{variant}": float(small["vs_mathis"].min()),
+        f"sack_mathis_hi_{variant}": float(small["vs_mathis"].max()),
+        f"sack_padhye_lo_{variant}": float(loss["vs_padhye"].min()),
+        f"sack_padhye_hi_{variant}": float(loss["vs_padhye"].max()),
+        f"sack_loss_to_{variant}": int(loss["timeouts"].sum()),
+        f"sack_loss_to_high_{variant}": int(loss["timeouts"].iloc[-1]),
+        f"sack_loss_at_high_{variant}": float(loss["vs_padhye"].iloc[-1]),
+    }

@@ -6,13 +6,15 @@ links of 10 Mb/s and 5 ms, with a propagation round-trip time of 120 ms, 1000-by
 start times drawn in [0, 4] s and a maximum window of 20 000 packets, as in the paper. The
 paper's bottleneck rate is not legible in our copy of Fig. 6; we use 5 Mb/s, which gives the
 per-connection windows of its Fig. 9 (about 10 packets for N = 10 and b = 5). The paper ran
-TCP-SACK; the packet model has NewReno, which recovers from several losses in one window
-without a time-out too, more slowly. Every run is seeded from ``SeedSequence(seed).spawn``.
+TCP-SACK; the chapter runs NewReno, which recovers from several losses in one window
+without a time-out too, more slowly, and reruns its figures with SACK (``variant="sack"``:
+the same functions, jobs and seeds, only the senders' TCP changed). Every run is seeded from
+``SeedSequence(seed).spawn``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -25,11 +27,14 @@ from tcplab.stats import t975
 from tcplab.theory import altman
 from tcplab.theory.loss import mathis_rate, padhye_rate
 
-from .runs import chapter_queue, chapter_setup, job, run_all
+from .runs import Job, chapter_queue, chapter_setup, job, run_all
 from .signals import RTT_S, congestion_events, loss_signals, signal_samples, spearman, window_frame
 
 __all__ = [
     "PacketsParams",
+    "event_jobs",
+    "grid_jobs",
+    "threshold_settings",
     "validation",
     "droptail",
     "red",
@@ -93,6 +98,7 @@ class PacketsParams:
     signal_duration: float = 1000.0  # after the warm-up
     signal_min_samples: int = 30  # windows seen fewer times are left out of z(w) and its trend
     workers: int = 2
+    variant: str = "newreno"  # the senders' TCP (``sack``: the paper's; same jobs and seeds)
 
     @classmethod
     def quick(cls) -> PacketsParams:
@@ -121,6 +127,27 @@ class PacketsParams:
         )
 
 
+def grid_jobs(
+    params: PacketsParams,
+    kind: str,
+    settings: Iterable[tuple[int, dict[str, Any]]],
+    flows: Iterable[int] | None = None,
+) -> list[Job]:
+    """The unseeded jobs of a utilisation sweep (Figs. 7, 10, 11): per (buffer, dropper
+    options) of ``settings``, one job per N of ``flows`` (default ``params.flows``)."""
+    flows = tuple(params.flows if flows is None else flows)
+    return [
+        job(
+            chapter_setup(params, n, chapter_queue(params, kind, buffer, **dropper)),
+            queue=kind,
+            buffer=buffer,
+            **dropper,
+        )
+        for buffer, dropper in settings
+        for n in flows
+    ]
+
+
 def _grid(
     params: PacketsParams,
     seed: int,
@@ -129,16 +156,7 @@ def _grid(
     desc: str,
     flows: Iterable[int] | None = None,
 ) -> pd.DataFrame:
-    jobs = [
-        job(
-            chapter_setup(params, n, chapter_queue(params, kind, buffer, **dropper)),
-            queue=kind,
-            buffer=buffer,
-            **dropper,
-        )
-        for buffer, dropper in settings
-        for n in (params.flows if flows is None else flows)
-    ]
+    jobs = grid_jobs(params, kind, settings, flows)
     table = pd.DataFrame([out.row for out in run_all(jobs, params.workers, seed, desc)])
     table["theorem1"] = altman.parallel_throughput(table["flows"].to_numpy(), 0.5)
     return table
@@ -159,12 +177,16 @@ def validation(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
     return table
 
 
+#: which jobs of a sweep to run (the others keep their seeds: :func:`.runs.run_all`)
+Only = Callable[[Job], bool]
+
 LOSS_RTO_S = 0.2  # the senders' min_rto: with a constant 120 ms RTT every RTO is clamped to it
 
 
-def loss(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
+def loss(params: PacketsParams, seed: int = 0, only: Only | None = None) -> pd.DataFrame:
     """One flow, large buffer, fast links, each bottleneck arrival dropped with probability
-    p: goodput (packets/s) beside Mathis et al. (1997) and Padhye et al. (1998)."""
+    p: goodput (packets/s) beside Mathis et al. (1997) and Padhye et al. (1998). ``only``
+    runs only the p it accepts (each with its seed in the whole sweep)."""
     rate = params.loss_rate_mbps
     base = chapter_setup(
         params,
@@ -177,7 +199,8 @@ def loss(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
         job(replace(base, topology=fast, queue=replace(base.queue, loss_rate=p)), p=p)
         for p in params.loss_rates
     ]
-    table = pd.DataFrame([out.row for out in run_all(jobs, params.workers, seed, "loss")])
+    outcomes = run_all(jobs, params.workers, seed, "loss", only)
+    table = pd.DataFrame([out.row for out in outcomes])
     pkt_bits = params.packet_bytes * 8.0
     # propagation plus one transmission on the access link and one on the bottleneck
     rtt = 2e-3 * (params.delay_ms + params.access_delay_ms) + 2.0 * pkt_bits / (rate * 1e6)
@@ -190,6 +213,15 @@ def loss(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
     table["vs_padhye"] = table["rate_pps"] / table["padhye_pps"]
     columns = ["p", "rtt_s", "rate_pps", "mathis_pps", "padhye_pps", "vs_mathis", "vs_padhye"]
     return table[[*columns, "drop_rate", "timeouts", "packets"]]
+
+
+def threshold_settings(params: PacketsParams) -> list[tuple[int, dict[str, Any]]]:
+    """Fig. 11's (buffer, dropper options), per selection rule and (Th, b)."""
+    return [
+        (b, {"threshold": th, "select": select})
+        for select in params.selections
+        for th, b in params.thresholds
+    ]
 
 
 def droptail(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
@@ -205,11 +237,7 @@ def red(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
 def threshold(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
     """Fig. 11: the threshold-dropper for each (Th, b) and selection rule (``select``:
     ``random`` is rate-independent, Fig. 11 left; ``largest`` is largest-rate, right)."""
-    settings = (
-        (b, {"threshold": th, "select": select})
-        for select in params.selections
-        for th, b in params.thresholds
-    )
+    settings = threshold_settings(params)
     return _grid(params, seed, "threshold", settings, "threshold", params.threshold_flows)
 
 
@@ -345,20 +373,15 @@ def windows(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
     return table[["queue", "buffer", "flows", "time", "flow", "cwnd"]]
 
 
-def events(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
-    """Fig. 15: complementary distribution of the number of connections signalled per
-    congestion event, N = ``event_flows``, for DropTail buffers, RED and the threshold-dropper.
-
-    ``mean_m`` counts from the senders' window reductions (what the connections see);
-    ``mean_m_drops`` and ``events_drops`` from the bottleneck's own drop log, drops less than
-    the same gap apart forming one event (what the queue did).
-    """
+def event_jobs(params: PacketsParams) -> list[Job]:
+    """The unseeded jobs of :func:`events`: N = ``event_flows`` under each DropTail buffer of
+    ``event_buffers``, RED and the threshold-dropper (Th = 3, b = 100)."""
     settings: list[tuple[str, int, dict[str, Any]]] = [
         ("droptail", b, {}) for b in params.event_buffers
     ]
     settings += [("red", max(params.event_buffers), {}), ("threshold", 100, {"threshold": 3})]
     duration = params.warmup + params.event_duration
-    jobs = [
+    return [
         job(
             chapter_setup(
                 params,
@@ -372,8 +395,18 @@ def events(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
         )  # fmt: skip
         for kind, buffer, dropper in settings
     ]
+
+
+def events(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
+    """Fig. 15: complementary distribution of the number of connections signalled per
+    congestion event, N = ``event_flows``, for DropTail buffers, RED and the threshold-dropper.
+
+    ``mean_m`` counts from the senders' window reductions (what the connections see);
+    ``mean_m_drops`` and ``events_drops`` from the bottleneck's own drop log, drops less than
+    the same gap apart forming one event (what the queue did).
+    """
     rows = []
-    for out in run_all(jobs, params.workers, seed, "events"):
+    for out in run_all(event_jobs(params), params.workers, seed, "events"):
         row = out.row
         cwnd = out.cwnd
         signals = loss_signals(cwnd[cwnd["time"] >= params.warmup])
@@ -396,7 +429,7 @@ def events(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def signalled(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
+def signalled(params: PacketsParams, seed: int = 0, only: Only | None = None) -> pd.DataFrame:
     """Figs. 13 and 14: the empirical probability z(w) that a connection is signalled in a
     congestion event given its window w (whole packets) just before it, N = ``signal_flows``,
     DropTail (Fig. 13) and RED (Fig. 14).
@@ -405,7 +438,8 @@ def signalled(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
     ``rho`` is the (queue, buffer)'s Spearman rank correlation of z(w) with w over the windows
     seen at least ``signal_min_samples`` times, ``mean_z`` the overall fraction signalled
     (what a rate-independent policy gives every w), ``early_drops`` RED's early (not forced)
-    drops in the run.
+    drops in the run. ``only`` runs only the (queue, buffer) it accepts (with their seeds in
+    the whole grid).
     """
     duration = params.warmup + params.signal_duration
     jobs = [
@@ -421,7 +455,7 @@ def signalled(params: PacketsParams, seed: int = 0) -> pd.DataFrame:
         for b in params.signal_buffers
     ]
     frames = []
-    for out in run_all(jobs, params.workers, seed, "signalled"):
+    for out in run_all(jobs, params.workers, seed, "signalled", only):
         samples = signal_samples(out.cwnd, params.warmup)
         samples["window"] = np.floor(samples["window"]).astype(int)
         table = (

@@ -4,20 +4,18 @@ Every run of the chapter is the paper's dumbbell (:func:`chapter_setup`) with on
 disciplines (:func:`chapter_queue`), as a frozen :class:`~tcplab.packet.PacketSetup`. A
 :class:`Job` is that set-up, the labels of its table row and which traces to keep; it crosses
 the process pool as it is, and comes back as an :class:`Outcome`. Each job is seeded from its
-own child of ``SeedSequence(seed)``.
+own child of ``SeedSequence(seed)``; the jobs run through :func:`tcplab.tasks.run_tasks` (a
+process pool, or the cluster of ``--cluster``/``--scheduler``).
 """
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import pandas as pd
-from tqdm import tqdm
 
 from tcplab import packet
 from tcplab.packet import (
@@ -28,13 +26,14 @@ from tcplab.packet import (
     RunLength,
     TcpConfig,
 )
+from tcplab.tasks import run_tasks
 
 from .signals import RTT_S
 
 if TYPE_CHECKING:
     from .experiments import PacketsParams
 
-__all__ = ["Job", "Outcome", "chapter_queue", "chapter_setup", "job", "run_all"]
+__all__ = ["Job", "Outcome", "chapter_queue", "chapter_setup", "job", "run_all", "seeded"]
 
 Keep = Literal["counts", "windows", "events"]
 
@@ -76,7 +75,11 @@ def chapter_setup(
     return PacketSetup(
         topology=topology,
         queue=queue,
-        tcp=TcpConfig(packet_bytes=params.packet_bytes, max_window=params.max_window),
+        tcp=TcpConfig(
+            variant=params.variant,
+            packet_bytes=params.packet_bytes,
+            max_window=params.max_window,
+        ),
         length=RunLength(
             params.duration if duration is None else duration,
             params.warmup if warmup is None else warmup,
@@ -132,23 +135,25 @@ def _one(work: Job) -> Outcome:
     return Outcome(row, result.cwnd(), dropped)
 
 
-def run_all(jobs: Sequence[Job], workers: int, seed: int, desc: str) -> list[Outcome]:
-    """Run every job, each seeded from its own SeedSequence child, on ``workers`` processes."""
+def seeded(jobs: Sequence[Job], seed: int) -> list[Job]:
+    """Each job with its own seed: child ``i`` of ``SeedSequence(seed)`` for the ``i``-th."""
     children = np.random.SeedSequence(seed).spawn(len(jobs))
-    seeded = [
+    return [
         replace(work, setup=replace(work.setup, seed=int(child.generate_state(1)[0])))
         for work, child in zip(jobs, children, strict=True)
     ]
-    bar = tqdm(total=len(seeded), desc=desc, unit="run", file=sys.stderr, leave=False)
-    results = []
-    if workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
-            for out in pool.map(_one, seeded):
-                results.append(out)
-                bar.update()
-    else:
-        for work in seeded:
-            results.append(_one(work))
-            bar.update()
-    bar.close()
-    return results
+
+
+def run_all(
+    jobs: Sequence[Job],
+    workers: int,
+    seed: int,
+    desc: str,
+    only: Callable[[Job], bool] | None = None,
+) -> list[Outcome]:
+    """Every job's outcome, in the order of ``jobs``, each job seeded by :func:`seeded`; on
+    ``workers`` processes or the executor of an enclosing
+    :func:`tcplab.tasks.executing_on` (:func:`tcplab.tasks.run_tasks`). With ``only``, only
+    the jobs it accepts run, each with the seed it has in the whole list."""
+    chosen = [work for work in seeded(jobs, seed) if only is None or only(work)]
+    return run_tasks(_one, chosen, workers=workers, desc=desc)

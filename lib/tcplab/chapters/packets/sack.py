@@ -1,7 +1,7 @@
 """The chapter's central sweeps again with TCP-SACK, the variant of the paper's ns-2 runs.
 
 The chapter's DropTail (Fig. 7), RED (Fig. 10) and threshold-dropper (Fig. 11) sweeps run
-NewReno. Here the same jobs are rebuilt exactly as :mod:`.experiments` builds them, seeded
+NewReno. Here the same jobs are built by :mod:`.experiments`' own ``grid_jobs``, seeded
 exactly as :func:`.runs.run_all` seeds them (child ``i`` of ``SeedSequence(seed)`` for the
 ``i``-th job of the whole sweep), and only then cut down to a sub-grid and given
 ``variant="sack"``. A SACK row therefore differs from the NewReno row of the same
@@ -13,19 +13,17 @@ buffers of at least 10, both of Fig. 11's policies) and stays a few minutes long
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from tcplab.packet import TcpConfig
 from tcplab.tasks import run_tasks
 from tcplab.theory import altman
 
-from .experiments import PacketsParams
-from .runs import Job, Outcome, _one, chapter_queue, chapter_setup, job
+from .experiments import PacketsParams, grid_jobs, threshold_settings
+from .runs import Job, Outcome, _one, seeded
 
 __all__ = ["SackParams", "VARIANT", "sack", "sweep_jobs", "with_variant"]
 
@@ -63,49 +61,19 @@ class SackParams:
         return PacketsParams.quick() if self.quick_scale else PacketsParams()
 
 
-def _seeded(jobs: list[Job], seed: int) -> list[Job]:
-    """Each job with the seed :func:`.runs.run_all` gives it in the same list."""
-    children = np.random.SeedSequence(seed).spawn(len(jobs))
-    return [
-        replace(work, setup=replace(work.setup, seed=int(child.generate_state(1)[0])))
-        for work, child in zip(jobs, children, strict=True)
-    ]
-
-
-def _grid(
-    params: PacketsParams,
-    kind: str,
-    settings: Iterable[tuple[int, dict[str, Any]]],
-    flows: Iterable[int],
-) -> list[Job]:
-    """The jobs of :func:`.experiments._grid`, in its order."""
-    flows = tuple(flows)
-    return [
-        job(
-            chapter_setup(params, n, chapter_queue(params, kind, buffer, **dropper)),
-            queue=kind,
-            buffer=buffer,
-            **dropper,
-        )
-        for buffer, dropper in settings
-        for n in flows
-    ]
-
-
 def sweep_jobs(params: PacketsParams, seed: int) -> dict[str, list[Job]]:
     """The seeded jobs of the chapter's ``droptail``, ``red`` and ``threshold`` experiments,
-    whole and in their order (so each carries the seed of the shipped row it belongs to)."""
-    thresholds = (
-        (b, {"threshold": th, "select": select})
-        for select in params.selections
-        for th, b in params.thresholds
-    )
+    whole and in their order (so each carries the seed of the shipped row it belongs to):
+    :func:`.experiments.grid_jobs`, seeded by :func:`.runs.seeded` as ``run_all`` seeds them."""
+    buffers: list[tuple[int, dict[str, Any]]] = [(b, {}) for b in params.buffers]
     sweeps = {
-        "droptail": _grid(params, "droptail", ((b, {}) for b in params.buffers), params.flows),
-        "red": _grid(params, "red", ((b, {}) for b in params.buffers), params.flows),
-        "threshold": _grid(params, "threshold", thresholds, params.threshold_flows),
+        "droptail": grid_jobs(params, "droptail", buffers),
+        "red": grid_jobs(params, "red", buffers),
+        "threshold": grid_jobs(
+            params, "threshold", threshold_settings(params), params.threshold_flows
+        ),
     }
-    return {kind: _seeded(jobs, seed) for kind, jobs in sweeps.items()}
+    return {kind: seeded(jobs, seed) for kind, jobs in sweeps.items()}
 
 
 def _kept(sack: SackParams, work: Job) -> bool:

@@ -16,17 +16,32 @@ import pandas as pd
 from tcplab.charts import FORMULA, PALETTE, ROLE_COLOURS, describe
 
 __all__ = [
+    "RERUNS",
     "SACK_EVENTS_TABLE",
+    "SACK_LOSS_TABLE",
+    "SACK_SIGNALLED_TABLE",
     "SACK_TABLE",
     "SWEEPS",
     "VARIANT_NAMES",
+    "both",
+    "loss_pairs",
     "paired",
     "points",
+    "signalled_pairs",
+    "variant_table",
     "variant_chart",
 ]
 
 SACK_TABLE = "packets-sack"
 SACK_EVENTS_TABLE = "packets-sack-events"
+SACK_SIGNALLED_TABLE = "packets-sack-signalled"
+SACK_LOSS_TABLE = "packets-sack-loss"
+#: the SACK rerun of each whole chapter table it pairs with, by NewReno table
+RERUNS = {
+    "packets-events": SACK_EVENTS_TABLE,
+    "packets-signalled": SACK_SIGNALLED_TABLE,
+    "packets-loss": SACK_LOSS_TABLE,
+}
 SWEEPS = ("droptail", "red", "threshold")
 VARIANT_NAMES = {"newreno": "NewReno", "sack": "SACK"}
 _KEYS = {
@@ -52,6 +67,58 @@ def points(tables: Mapping[str, pd.DataFrame], variant: str) -> dict[str, pd.Dat
         chapter = tables[f"packets-{sweep}"]
         out[sweep] = chapter.merge(mine[keys], on=keys, how="inner").reset_index(drop=True)
     return out
+
+
+#: the columns that name a run in each whole table
+_RUN_KEYS = {
+    "packets-events": ["queue", "buffer"],
+    "packets-signalled": ["queue", "buffer"],
+    "packets-loss": ["p"],
+}
+
+
+def variant_table(tables: Mapping[str, pd.DataFrame], name: str, variant: str) -> pd.DataFrame:
+    """The chapter's whole table ``name`` (``packets-events``, ``-signalled`` or ``-loss``)
+    with ``variant``, at the runs SACK reran (all of them at full scale): the chapter's own
+    rows for ``newreno``, else its rerun without the ``tcp`` column."""
+    rerun = tables[RERUNS[name]].drop(columns=["tcp"])
+    if variant != "newreno":
+        return rerun
+    keys = _RUN_KEYS[name]
+    ran = rerun[keys].drop_duplicates()
+    return tables[name].merge(ran, on=keys, how="inner")
+
+
+def both(tables: Mapping[str, pd.DataFrame], name: str) -> pd.DataFrame:
+    """The chapter's table ``name`` (``packets-signalled`` or ``-loss``) with NewReno and
+    its rerun with SACK, one below the other, with a first column ``tcp`` (NewReno, SACK)."""
+    frames = [
+        variant_table(tables, name, variant).assign(tcp=label)
+        for variant, label in VARIANT_NAMES.items()
+    ]
+    table = pd.concat(frames, ignore_index=True)
+    return table[["tcp", *(c for c in table.columns if c != "tcp")]]
+
+
+def loss_pairs(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """One flow under random loss, per p: the two formulas, and each variant's goodput, its
+    ratios to the formulas and its time-outs (columns ``<quantity>_<variant>``)."""
+    newreno, sack = (variant_table(tables, "packets-loss", v) for v in VARIANT_NAMES)
+    values = ["rate_pps", "vs_mathis", "vs_padhye", "timeouts"]
+    return newreno[["p", "mathis_pps", "padhye_pps", *values]].merge(
+        sack[["p", *values]], on="p", suffixes=("_newreno", "_sack")
+    )
+
+
+def signalled_pairs(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """Figs. 13-14, per (queue, buffer): each variant's rank correlation of z(w) with w, its
+    overall fraction signalled and its number of congestion events."""
+    out = []
+    for variant in VARIANT_NAMES:
+        table = variant_table(tables, "packets-signalled", variant)
+        per_run = table.groupby(["queue", "buffer"], sort=False)[["rho", "mean_z", "events"]]
+        out.append(per_run.first().add_suffix(f"_{variant}"))
+    return pd.concat(out, axis=1).reset_index()
 
 
 def paired(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
