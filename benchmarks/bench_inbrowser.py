@@ -63,6 +63,7 @@ OTHERS = {
     "morris": ("chapters/many-flows.html", "sender", ["reno", "newreno", "tahoe"]),
     "lee": ("chapters/parallel-transfers.html", "seed", ["1", "2", "3"]),
     "bmc": ("chapters/weighted-aimd.html", "k", ["0.25", "0.75", "0.5"]),
+    "lu": ("chapters/taming-parallel-tcp.html", "scenario", ["2", "3", "1"]),
 }
 PACKET = (
     "import time\nfrom tcplab.packet import run_dumbbell\n"
