@@ -368,6 +368,11 @@ def chapter_numbers(
         numbers["s1_stolen"] = stolen_share(table, 1, 5)
     if _has(table, 1):
         numbers["s1_below_red"] = droptail_below_red(table)
+    for k in (2, 3):
+        if _has(table, k, 0):
+            numbers[f"s{k}_gain_alone"] = gain(table, k, 0)
+            alone = table[(table["scenario"] == k) & (table["cross"] == 0)]
+            numbers[f"s{k}_timeouts_per_flow"] = float((alone["timeouts"] / alone["flows"]).max())
     if _has(table, 2, 10):
         first, last = _ends(curve(table, 2, 10))
         numbers["s2_overall_growth"] = float(last["total"] / first["total"] - 1.0)
