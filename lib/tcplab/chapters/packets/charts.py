@@ -493,16 +493,18 @@ def loss_variants_chart(table: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
             tooltip=["formula:N", "p:Q", alt.Tooltip("rate_pps:Q", format=".1f")],
         )
     )
+    # the two variants' dots often coincide: NewReno as large rings, SACK as small dots inside
+    colour = alt.Color("tcp:N", title="TCP", scale=_TCP_COLOURS)
+    tooltip = ["tcp:N", "p:Q", alt.Tooltip("rate_pps:Q", format=".1f"), "timeouts:Q"]
+    rings = (
+        alt.Chart(data[data["tcp"] == "NewReno"])
+        .mark_point(filled=False, size=160, strokeWidth=2)
+        .encode(x=x, y=y, color=colour, tooltip=tooltip)
+    )
     dots = (
-        alt.Chart(data)
-        .mark_point(filled=True, size=60)
-        .encode(
-            x=x,
-            y=y,
-            color=alt.Color("tcp:N", title="TCP", scale=_TCP_COLOURS),
-            shape=alt.Shape("tcp:N", legend=None),
-            tooltip=["tcp:N", "p:Q", alt.Tooltip("rate_pps:Q", format=".1f"), "timeouts:Q"],
-        )
+        alt.Chart(data[data["tcp"] == "SACK"])
+        .mark_point(filled=True, size=35)
+        .encode(x=x, y=y, color=colour, tooltip=tooltip)
     )
     by = {tcp: part for tcp, part in data.groupby("tcp")}
     told = "; ".join(
@@ -511,9 +513,10 @@ def loss_variants_chart(table: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
         for tcp, part in by.items()
     )
     return describe(
-        alt.layer(lines, dots).properties(width=420, height=260),
+        alt.layer(lines, rings, dots).properties(width=420, height=260),
         "Goodput of one connection against the loss probability p, both on log scales, from "
-        f"p = {table['p'].min():g} to {table['p'].max():g}, with NewReno and with SACK (same "
+        f"p = {table['p'].min():g} to {table['p'].max():g}, with NewReno (rings) and with SACK "
+        "(dots; same "
         "seeds: the same packets are dropped while the two send alike), and the square-root "
         f"law of Mathis et al. and the formula of Padhye et al. dashed. {told}.",
     )
@@ -534,7 +537,7 @@ def signalled_variants_chart(table: pd.DataFrame, min_samples: int = 30) -> alt.
         alt.Chart(data)
         .mark_line(point=True, strokeWidth=1.6)
         .encode(
-            x=alt.X("window:Q", title="window w before the event (packets)"),
+            x=alt.X("window:Q", title="window w (packets)"),
             y=alt.Y("z:Q", title="P(signalled | w)", scale=alt.Scale(domain=[0, 1])),
             color=alt.Color("tcp:N", title="TCP", scale=_TCP_COLOURS),
             strokeDash=alt.StrokeDash("tcp:N", legend=None),

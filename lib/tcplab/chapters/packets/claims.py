@@ -21,7 +21,16 @@ from tcplab.claims import rows
 from tcplab.packet.queues import SELECTION_NAMES
 
 from .experiments import PacketsParams, policy_gap
-from .variants import RERUNS, SACK_TABLE, VARIANT_NAMES, paired, points, variant_table
+from .variants import (
+    RERUNS,
+    SACK_TABLE,
+    VARIANT_NAMES,
+    loss_pairs,
+    paired,
+    points,
+    signalled_pairs,
+    variant_table,
+)
 
 __all__ = [
     "TABLES",
@@ -323,6 +332,7 @@ def chapter_numbers(
         "mathis_lo": float(small_p["vs_mathis"].min()),
         "mathis_hi": float(small_p["vs_mathis"].max()),
         "padhye_worst": float(loss["vs_padhye"].min()),
+        "padhye_at_max": float(loss["vs_padhye"].iloc[-1]),
         "loss_p_max": float(loss["p"].max()),
         "mathis_at_max": float(loss["vs_mathis"].iloc[-1]),
         "loss_tol": LOSS_TOLERANCE,
@@ -474,6 +484,28 @@ def variant_numbers(tables: Mapping[str, pd.DataFrame]) -> dict[str, float | int
         dropper = first[first["queue"] == "threshold"]
         out[f"sack_ev_thr_{variant}"] = float(dropper["mean_m"].iloc[0])
         out |= _rerun_numbers(tables, variant)
+    loss = loss_pairs(tables)
+    ratio = loss["rate_pps_sack"] / loss["rate_pps_newreno"]
+    signalled = signalled_pairs(tables)
+    out |= {
+        "sack_loss_points": len(loss),
+        "sack_loss_ratio_lo": float(ratio.min()),
+        "sack_loss_ratio_hi": float(ratio.max()),
+        "sack_loss_to_more": int((loss["timeouts_sack"] > loss["timeouts_newreno"]).sum()),
+        "sack_loss_p_min": float(loss["p"].min()),
+        "sack_loss_p_max": float(loss["p"].max()),
+        "sack_sig_runs": len(signalled),
+        "sack_sig_higher": int((signalled["rho_sack"] > signalled["rho_newreno"]).sum()),
+    }
+    rise = signalled.assign(gap=signalled["rho_sack"] - signalled["rho_newreno"])
+    widest = rise.loc[rise["gap"].idxmax()]
+    out |= {
+        "sack_sig_gap": float(widest["gap"]),
+        "sack_sig_gap_queue": "DropTail" if widest["queue"] == "droptail" else "RED",
+        "sack_sig_gap_b": int(widest["buffer"]),
+        "sack_sig_gap_newreno": float(widest["rho_newreno"]),
+        "sack_sig_gap_sack": float(widest["rho_sack"]),
+    }
     for queue, part in by_queue:
         out[f"sack_gain_{queue}"] = float(part["gain"].median())
         out[f"sack_to_newreno_{queue}"] = int(part["timeouts_newreno"].sum())
