@@ -47,8 +47,10 @@ $(PYODIDE_STAMP): requirements-pyodide.txt $(PY_STAMP)
 
 setup: system $(PY_STAMP) $(NODE_STAMP) $(PYODIDE_STAMP)  ## create .venv, node_modules and .pyodide-cache from the pins
 
-# the tests run on one worker per core (pytest-xdist); the book and browser tiers share one
-# worker, so the book is built once (tests/conftest.py); PARALLEL= runs them in one process
+# the tests run on one worker per core (pytest-xdist); the book is built once per run and the
+# browser tiers run in a few groups (book, one per survey look, panels) handed out to both
+# workers once it is built (tests/conftest.py: xdist_group, BookAware); PARALLEL= runs them
+# in one process
 PARALLEL ?= -n $(shell nproc 2>/dev/null || echo 2) --dist loadgroup
 
 # every notebook cell has its own limit (_config.yml: execute.timeout); the whole build has this

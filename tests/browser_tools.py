@@ -79,6 +79,15 @@ def content_pages(built_book: Path) -> list[str]:
     ]
 
 
+#: the looks each content page is surveyed in (:func:`survey`), each with the session fixture
+#: of conftest.py that holds its survey; each survey is also the xdist group of the tests that
+#: read it, so that the two workers share the surveys
+LOOKS = {
+    "1400px-light": "wide_survey",
+    "400px-light": "narrow_survey",
+    "400px-dark": "night_survey",
+}
+
 #: how long a page may take to load (ms): see :class:`Visit`
 PAGE_LOAD_MS = 120_000
 

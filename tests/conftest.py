@@ -15,15 +15,20 @@ Hypothesis runs under the profile named by ``HYPOTHESIS_PROFILE`` (default ``ci`
 
 from __future__ import annotations
 
+import fcntl
+import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
+
+from browser_tools import LOOKS
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -42,41 +47,138 @@ def chromium_executable() -> str:
 
 QUICK_CACHE = "TCPLAB_QUICK_CACHE"  # tcplab.registry.QUICK_CACHE, not imported here
 _QUICK_FOLDER = pytest.StashKey[str]()  # the folder this run made (and removes at its end)
+_GROUPS = "TCPLAB_XDIST_GROUPS"  # the folder where the workers write each test's xdist group
+_GROUPS_FOLDER = pytest.StashKey[str]()
 
 
 def pytest_configure(config: pytest.Config) -> None:
     """One scratch folder for quick-scale results per test run, named in the environment, so
     that the xdist workers (started after this hook) and the chapters' notebook kernels
     (started by papermill) inherit it: each quick table is computed once per run, not once by
-    the golden net, once by the claims tests and once by its chapter's notebook."""
+    the golden net, once by the claims tests and once by its chapter's notebook. Under
+    `--dist loadgroup`, a second folder passes the tests' xdist groups from the workers to
+    the scheduler (pytest_collection_modifyitems)."""
     if QUICK_CACHE not in os.environ:
         folder = tempfile.mkdtemp(prefix="tcplab-quick-")
         os.environ[QUICK_CACHE] = folder
         config.stash[_QUICK_FOLDER] = folder
+    if getattr(config.option, "dist", "no") == "loadgroup" and _GROUPS not in os.environ:
+        folder = tempfile.mkdtemp(prefix="tcplab-groups-")  # see pytest_collection_modifyitems
+        os.environ[_GROUPS] = folder
+        config.stash[_GROUPS_FOLDER] = folder
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    folder = config.stash.get(_QUICK_FOLDER, None)
-    if folder:
-        shutil.rmtree(folder, ignore_errors=True)
-        os.environ.pop(QUICK_CACHE, None)
+    for key, variable in ((_QUICK_FOLDER, QUICK_CACHE), (_GROUPS_FOLDER, _GROUPS)):
+        folder = config.stash.get(key, None)
+        if folder:
+            shutil.rmtree(folder, ignore_errors=True)
+            os.environ.pop(variable, None)
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Under pytest-xdist (`make test` runs two workers), every test that needs the built book
-    or the browser runs on one worker, so the book is built once per session, not per worker
-    (`--dist loadgroup`); without xdist the marker does nothing."""
+#: the fixtures that need the built book (each browser fixture needs it too); a test that
+#: needs one runs in an xdist group, so that the book and browser tiers split into a few large
+#: work units (see :class:`BookAware` for how they are handed out)
+BOOK_FIXTURES = {"built_book", "site", "browser"}
+#: the group of the test that builds the book (and of every book test without a group of its
+#: own): the first unit handed out; the other groups wait until it has built the book
+BOOK_GROUP = "book"
+
+
+def xdist_group(item: pytest.Item) -> str | None:
+    """The xdist group of a test: its own ``xdist_group`` mark, else the survey it reads (the
+    look it is parametrized with, :func:`look_survey`, or a survey fixture), else
+    :data:`BOOK_GROUP` if it needs the book; ``None``: the test runs on its own."""
+    mark = item.get_closest_marker("xdist_group")
+    if mark is not None:
+        return str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+    callspec = getattr(item, "callspec", None)
+    look = callspec.params.get("look_survey") if callspec is not None else None
+    needs = set(getattr(item, "fixturenames", ()))
+    surveys = [LOOKS[look]] if look in LOOKS else [f for f in LOOKS.values() if f in needs]
+    if len(surveys) == 1:
+        return surveys[0]
+    if surveys or needs & BOOK_FIXTURES:
+        return BOOK_GROUP
+    return None
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under pytest-xdist (`make test` runs two workers) the tests that need the built book or
+    the browser run in a few groups (:func:`xdist_group`), each on one worker, and the book is
+    built once per run. The groups go to the controller's scheduler (:class:`BookAware`) in
+    a file: pytest-xdist 3.8 marks a group by renaming the test, which pytest 9.2's node ids
+    no longer allow (pytest-dev/pytest-xdist#1386), so `--dist loadgroup` alone would scatter
+    them. Without xdist nothing changes."""
+    folder = os.environ.get(_GROUPS)
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not folder or not worker:
+        return
+    groups = {}
     for item in items:
-        needs = set(getattr(item, "fixturenames", ()))
-        if needs & {
-            "built_book",
-            "site",
-            "browser",
-            "wide_survey",
-            "narrow_survey",
-            "night_survey",
-        }:
-            item.add_marker(pytest.mark.xdist_group("book"))
+        group = xdist_group(item)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
+            groups[item.nodeid] = group
+    scratch = Path(folder) / f"{worker}.json.tmp"
+    scratch.write_text(json.dumps(groups), encoding="utf-8")
+    scratch.replace(Path(folder) / f"{worker}.json")
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    """`--dist loadgroup` with the groups of :func:`xdist_group` (:class:`BookAware`)."""
+    if getattr(config.option, "dist", "no") != "loadgroup" or _GROUPS not in os.environ:
+        return None
+    from xdist.scheduler import LoadGroupScheduling
+
+    class BookAware(LoadGroupScheduling):
+        """pytest-xdist's `loadgroup` scheduling, with the groups read from the workers' files
+        and one order: the book group first (it builds the book), then each test or group in
+        collection order, except that the other groups, which need the book too, go to a
+        worker only once the book is built (the book group's first test has finished), and
+        then before the single tests: they are the longest units, and a long unit handed out
+        last keeps one worker busy while the other has nothing left to do."""
+
+        groups: dict[str, str] | None = None
+        book_built = False
+
+        def _split_scope(self, nodeid: str) -> str:
+            if self.groups is None:
+                found = sorted(Path(os.environ[_GROUPS]).glob("*.json"))
+                self.groups = json.loads(found[0].read_text(encoding="utf-8")) if found else {}
+            return self.groups.get(nodeid) or super()._split_scope(nodeid)
+
+        def _grouped(self, scope: str) -> bool:
+            return scope in set((self.groups or {}).values())
+
+        def _assign_work_unit(self, node) -> None:
+            if BOOK_GROUP in self.workqueue:  # the book is built first, on the first worker
+                self.workqueue.move_to_end(BOOK_GROUP, last=False)
+            elif not any(BOOK_GROUP in work for work in self.assigned_work.values()):
+                self.book_built = True  # no book group in this run: nothing to wait for
+            ready = [
+                scope
+                for scope in self.workqueue
+                if scope == BOOK_GROUP or self.book_built or not self._grouped(scope)
+            ]
+            if not ready:
+                return  # only groups that need the book are left: wait until it is built
+            grouped = [scope for scope in ready if self._grouped(scope)]
+            self.workqueue.move_to_end((grouped or ready)[0], last=False)
+            super()._assign_work_unit(node)
+
+        def mark_test_complete(self, node, item_index: int, duration: float = 0) -> None:
+            nodeid = self.registered_collections[node][item_index]
+            if self._split_scope(nodeid) == BOOK_GROUP:
+                self.book_built = True
+            super().mark_test_complete(node, item_index, duration)
+            for other in self.nodes:  # a worker left idle by the wait gets work now
+                if other is not node and self.workqueue:
+                    self._reschedule(other)
+
+    return BookAware(config, log)
 
 
 settings.register_profile(
@@ -93,7 +195,9 @@ def root() -> Path:
 
 @pytest.fixture(scope="session")
 def built_book(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Build the book once, warnings as errors, into a fresh folder; return its html folder.
+    """Build the book once per run, warnings as errors, into a fresh folder; return its html
+    folder. Under pytest-xdist the workers share one build: the first to need the book builds
+    it while holding a lock, the others wait for it and use it (or fail with its message).
 
     With ``TCPLAB_BOOK_HTML`` set to a built book's html folder, the book and browser tiers
     check that build instead (to rerun them without building again)."""
@@ -102,7 +206,33 @@ def built_book(tmp_path_factory: pytest.TempPathFactory) -> Path:
         if not (Path(given) / "index.html").exists():
             pytest.fail(f"TCPLAB_BOOK_HTML={given}: no index.html there")
         return Path(given)
-    out = tmp_path_factory.mktemp("book")
+    base = tmp_path_factory.getbasetemp()
+    out = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "book"
+    out.mkdir(exist_ok=True)
+    with (out / "lock").open("w") as lock:
+        deadline = time.monotonic() + BOOK_TIMEOUT + 30
+        while True:  # another worker may be building it: wait, but not forever
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    pytest.fail(f"waited over {BOOK_TIMEOUT} s for another worker's book build")
+                time.sleep(1)
+        failed = out / "failed.txt"
+        if failed.exists():
+            pytest.fail(failed.read_text(encoding="utf-8"))
+        if not (out / "built").exists():
+            problem = _build_book(out)
+            if problem:
+                failed.write_text(problem, encoding="utf-8")
+                pytest.fail(problem)
+            (out / "built").touch()
+    return out / "_build" / "html"
+
+
+def _build_book(out: Path) -> str | None:
+    """Build the book into ``out``; returns what went wrong (None: it built)."""
     command = [
         str(BIN / "jupyter-book"),
         "build",
@@ -121,14 +251,14 @@ def built_book(tmp_path_factory: pytest.TempPathFactory) -> Path:
         out_text = expired.stdout or b""  # bytes, whatever text= says
         log = out_text.decode(errors="replace") if isinstance(out_text, bytes) else out_text
         log = log[-6000:]
-        pytest.fail(f"jupyter-book build took over {BOOK_TIMEOUT} s:\n{log}")
+        return f"jupyter-book build took over {BOOK_TIMEOUT} s:\n{log}"
     log = done.stdout + done.stderr
     reports = out / "_build" / "html" / "reports"
     if done.returncode != 0:
         if reports.exists():  # execution reports of failed notebooks: keep them for the reader
             shutil.copytree(reports, ROOT / "_build" / "failed-reports", dirs_exist_ok=True)
-        pytest.fail(f"jupyter-book build failed (exit {done.returncode}):\n{log[-6000:]}")
-    return out / "_build" / "html"
+        return f"jupyter-book build failed (exit {done.returncode}):\n{log[-6000:]}"
+    return None
 
 
 @pytest.fixture(scope="session")
@@ -180,3 +310,11 @@ def night_survey(built_book: Path, site: str, browser) -> list:
     from browser_tools import content_pages, survey
 
     return survey(browser, site, content_pages(built_book), width=400, dark=True)
+
+
+@pytest.fixture
+def look_survey(request: pytest.FixtureRequest) -> list:
+    """The survey of one look, for a test parametrized over looks:
+    ``@pytest.mark.parametrize("look_survey", [...], indirect=True)`` with keys of
+    :data:`LOOKS`. Each look is then a test of its own, in the xdist group of its survey."""
+    return request.getfixturevalue(LOOKS[request.param])

@@ -13,36 +13,18 @@ from pathlib import Path
 
 import pytest
 
-from browser_tools import Visit, pages
+from browser_tools import LOOKS, Visit, content_pages, pages
 
 pytestmark = pytest.mark.browser
 
 
-def test_every_page_loads_offline_without_errors_and_draws_its_charts(
-    built_book: Path,
-    site: str,
-    browser,
-    wide_survey: list,
-    narrow_survey: list,
-    night_survey: list,
-) -> None:
-    """Every content page as surveyed at 1400 px and 400 px (light) and 400 px (dark), and
-    the pages that are not content (the root's redirect) loaded here."""
+@pytest.mark.parametrize("look_survey", LOOKS, indirect=True)
+def test_every_page_loads_offline_without_errors_and_draws_its_charts(look_survey: list) -> None:
+    """Every content page as surveyed at 1400 px and 400 px (light) and 400 px (dark); one
+    test per look, so that the surveys run on both xdist workers."""
     problems = {}
     charts_seen = 0
-    content = {record.path for record in wide_survey}
-    for path in pages(built_book):
-        if path in content:
-            continue
-        visit = Visit(browser, site, path)
-        try:
-            visit.wait_for_charts()
-        except Exception as error:
-            visit.errors.append(f"chart did not draw: {error}")
-        if visit.errors or visit.outside:
-            problems[path] = {"console": visit.errors, "outside": visit.outside}
-        visit.close()
-    for record in [*wide_survey, *narrow_survey, *night_survey]:
+    for record in look_survey:
         charts_seen += record.charts
         warnings = [w for w in record.warnings if w.startswith("WARN")]  # Vega's own warnings
         if record.errors or record.outside or warnings or record.failed:
@@ -54,6 +36,26 @@ def test_every_page_loads_offline_without_errors_and_draws_its_charts(
             }
     assert not problems, problems
     assert charts_seen >= 1
+
+
+def test_the_pages_that_are_not_content_load_offline_without_errors(
+    built_book: Path, site: str, browser
+) -> None:
+    """The pages the surveys leave out (the root's redirect), loaded here."""
+    problems = {}
+    content = set(content_pages(built_book))
+    others = [path for path in pages(built_book) if path not in content]
+    assert others, "no page besides the content pages: is the root's redirect gone?"
+    for path in others:
+        visit = Visit(browser, site, path)
+        try:
+            visit.wait_for_charts()
+        except Exception as error:
+            visit.errors.append(f"chart did not draw: {error}")
+        if visit.errors or visit.outside:
+            problems[path] = {"console": visit.errors, "outside": visit.outside}
+        visit.close()
+    assert not problems, problems
 
 
 def test_math_renders_offline(site: str, browser) -> None:

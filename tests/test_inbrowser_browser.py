@@ -10,7 +10,9 @@ import pytest
 
 from browser_tools import Visit
 
-pytestmark = pytest.mark.browser
+#: the panels are one xdist work unit of their own (conftest.xdist_group): each starts Pyodide,
+#: so they take as long as a survey, and run on whichever worker is free
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("panels")]
 
 PAGE = "chapters/sawtooth.html"
 #: a cold start here took about 10 s (benchmarks/bench_inbrowser.py); a loaded CI machine more

@@ -23,7 +23,7 @@ import json
 
 import pytest
 
-from browser_tools import AXE, PageSurvey, Visit, axe_violations
+from browser_tools import AXE, LOOKS, PageSurvey, Visit, axe_violations
 
 pytestmark = pytest.mark.browser
 
@@ -54,15 +54,14 @@ def _stopped(surveys: list[PageSurvey]) -> list[str]:
     return [f"{s.width} px, {s.path}: survey stopped: {s.failed}" for s in surveys if s.failed]
 
 
+@pytest.mark.parametrize("look_survey", LOOKS, indirect=True)
 def test_every_chart_fits_its_column_and_no_page_scrolls_sideways(
-    wide_survey: list[PageSurvey],
-    narrow_survey: list[PageSurvey],
-    night_survey: list[PageSurvey],
+    look_survey: list[PageSurvey],
 ) -> None:
-    """At 1400 px and at 400 px, in light mode and (400 px) in dark mode."""
-    problems = _stopped([*wide_survey, *narrow_survey, *night_survey])
+    """At 1400 px and at 400 px, in light mode and (400 px) in dark mode: one test per look."""
+    problems = _stopped(look_survey)
     charts_seen = 0
-    for record in [*wide_survey, *narrow_survey, *night_survey]:
+    for record in look_survey:
         look = f"{record.width} px{' dark' if record.dark else ''}"
         path, layout = record.path, record.layout
         if not layout:
@@ -104,20 +103,17 @@ def test_every_chart_prints_whole_on_a4(wide_survey: list[PageSurvey]) -> None:
     assert not problems, "\n".join(problems)
 
 
+@pytest.mark.parametrize("look_survey", LOOKS, indirect=True)
 def test_no_chart_label_runs_into_an_axis_a_legend_or_a_title(
-    wide_survey: list[PageSurvey],
-    narrow_survey: list[PageSurvey],
-    night_survey: list[PageSurvey],
+    look_survey: list[PageSurvey],
 ) -> None:
     """A note a chart writes on its plot (a text mark) must not overlap the axes' labels and
     titles, a legend or the chart's title: on screen at both widths, in dark mode and on A4
-    (a two-line note set from its bottom once ran its second line through an x-axis)."""
-    problems = _stopped([*wide_survey, *narrow_survey, *night_survey])
-    looks = [
-        (f"{r.width} px{' dark' if r.dark else ''}", r.path, r.layout)
-        for r in [*wide_survey, *narrow_survey, *night_survey]
-    ]
-    looks += [("A4", r.path, r.printed) for r in wide_survey if r.printed]
+    (a two-line note set from its bottom once ran its second line through an x-axis); one
+    test per look, the A4 print with the 1400 px light look it is printed from."""
+    problems = _stopped(look_survey)
+    looks = [(f"{r.width} px{' dark' if r.dark else ''}", r.path, r.layout) for r in look_survey]
+    looks += [("A4", r.path, r.printed) for r in look_survey if r.printed]
     for look, path, layout in looks:
         for chart in (layout or {}).get("charts", []):
             problems += [f"{look}, {path}, {chart['figure']}: {c}" for c in chart["clashes"]]
@@ -152,16 +148,13 @@ def _ours(violation: dict) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("look", ["1400px-light", "400px-dark"])
-def test_axe_finds_no_serious_violation_of_our_making(
-    look: str, wide_survey: list[PageSurvey], night_survey: list[PageSurvey]
-) -> None:
+@pytest.mark.parametrize("look_survey", ["1400px-light", "400px-dark"], indirect=True)
+def test_axe_finds_no_serious_violation_of_our_making(look_survey: list[PageSurvey]) -> None:
     assert AXE.exists(), f"{AXE} is missing: run `npm ci` (make setup does)"
-    surveys = wide_survey if look == "1400px-light" else night_survey
     found: dict[str, object] = {}
-    if _stopped(surveys):
-        found["survey stopped"] = _stopped(surveys)
-    for record in surveys:
+    if _stopped(look_survey):
+        found["survey stopped"] = _stopped(look_survey)
+    for record in look_survey:
         if record.axe is None:
             found[f"{record.path}: axe-core did not run"] = []
         for violation in record.axe or []:
