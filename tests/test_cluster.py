@@ -126,8 +126,19 @@ def _pending(dask_scheduler: Any) -> int:
     return len(dask_scheduler.tasks)
 
 
+@pytest.fixture
+def python_ctrl_c() -> Iterator[None]:
+    """Python's own SIGINT handler (KeyboardInterrupt), as in a terminal, whatever an earlier
+    test in this worker left installed for SIGINT; the previous handler afterwards."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def test_ctrl_c_cancels_the_futures_and_stores_nothing(
-    cluster: DaskExecutor, tmp_path: Path
+    cluster: DaskExecutor, tmp_path: Path, python_ctrl_c: None
 ) -> None:
     data, marks = tmp_path / "data", tmp_path / "marks"
     data.mkdir(), marks.mkdir()

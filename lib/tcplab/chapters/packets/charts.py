@@ -485,7 +485,7 @@ def loss_variants_chart(table: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
             detail="formula:N",
             color=alt.value(ROLE_COLOURS[FORMULA]),
             opacity=alt.Opacity(
-                "formula:N",
+                "formula:O",
                 title="formula (dashed)",
                 scale=alt.Scale(domain=[MATHIS, PADHYE], range=[0.45, 1.0]),
                 legend=alt.Legend(labelLimit=360, columns=1),
