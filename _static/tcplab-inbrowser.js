@@ -8,7 +8,12 @@
 // tcplab's own wheel, builds the sliders, and asks tcplab.inbrowser.chart_html for the chart:
 // the same model and chart code as the notebook's panel. Moving a slider reruns it. Where it
 // cannot run (no WebAssembly, a file missing), one line points to the Binder launch.
-// The box's data-state says where it is: idle, loading, running, ready or failed.
+// Python runs in a Web Worker (tcplab-worker.js), so the page stays responsive while it starts
+// and while a model runs. The box's data-state says where it is: idle, loading, running,
+// ready or failed.
+// A page with a panel registers the book's service worker (tcplab-sw.js in the book's root,
+// written by tcplab.pyodide_site), which keeps the runtime in the reader's browser after the
+// first start, so that a reader downloads it once; data-cache says whether it served this start.
 (function () {
   "use strict";
 
@@ -16,8 +21,41 @@
   var BASE = (here ? here.replace(/[^/]*$/, "") : "_static/") + "pyodide/";
   var runtime = null;
   // Pyodide waits forever for a wasm or stdlib it cannot fetch: they are asked for first
-  var RUNTIME = ["pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip"];
+  var RUNTIME = [
+    "tcplab-worker.js",
+    "pyodide.js",
+    "pyodide.asm.js",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+  ];
   var START_LIMIT_MS = 180000; // a start that takes longer than this is given up
+  var ROOT = here ? here.replace(/_static\/[^/]*$/, "") : null; // the book's root
+  var CONTROL_WAIT_MS = 3000; // how long a start waits for the service worker to take the page
+
+  // the service worker that keeps the runtime (not on file:// or plain http to another host,
+  // where browsers have none; the panels then work as before, downloading it on each start)
+  var registered = null;
+  function register() {
+    if (!ROOT || !("serviceWorker" in navigator) || !window.isSecureContext) return;
+    registered = navigator.serviceWorker.register(ROOT + "tcplab-sw.js").catch(function (error) {
+      registered = null;
+      console.info("tcplab: no service worker, the runtime is not kept:", error);
+    });
+  }
+
+  // resolves once the service worker controls the page (its first start on a first visit
+  // then goes through it), or after CONTROL_WAIT_MS: a start never waits longer for it
+  function controlled() {
+    if (!registered || navigator.serviceWorker.controller) return Promise.resolve();
+    return Promise.race([
+      new Promise(function (resolve) {
+        navigator.serviceWorker.addEventListener("controllerchange", resolve, { once: true });
+      }),
+      new Promise(function (resolve) {
+        setTimeout(resolve, CONTROL_WAIT_MS);
+      }),
+    ]);
+  }
 
   function present(name) {
     return fetch(BASE + name, { method: "HEAD" }).then(
@@ -41,78 +79,95 @@
     ]);
   }
 
-  function loadScript(src) {
-    return new Promise(function (resolve, reject) {
-      var tag = document.createElement("script");
-      tag.src = src;
-      tag.onload = resolve;
-      tag.onerror = function () {
-        reject(new Error("could not load " + src));
-      };
-      document.head.appendChild(tag);
-    });
-  }
-
   function say(box, text) {
     box.querySelector(".tcplab-inbrowser-status").textContent = text;
   }
 
-  // Pyodide's loadPackage reports a file it cannot fetch (or whose hash is not the lock's)
-  // and goes on: here that stops the start, so the page says it cannot run the panel
-  function load(python, names) {
-    var problems = [];
-    return python
-      .loadPackage(names, {
-        checkIntegrity: true,
-        messageCallback: function () {},
-        errorCallback: function (message) {
-          problems.push(message);
-        },
-      })
-      .then(function () {
-        if (problems.length) throw new Error(problems.join("; "));
+  // the Web Worker Python runs in (tcplab-worker.js, from tcplab.pyodide_site): started with
+  // the runtime's files, it reports each step of its start (onStep) and resolves to a caller,
+  // call(message) -> a promise of the worker's answer, once tcplab is imported
+  function spawn(manifest, onStep) {
+    return new Promise(function (resolve, reject) {
+      var worker = new Worker(BASE + "tcplab-worker.js");
+      var pending = {};
+      var next = 0;
+      function call(message) {
+        return new Promise(function (done, failed) {
+          message.id = next++;
+          pending[message.id] = { done: done, failed: failed };
+          worker.postMessage(message);
+        });
+      }
+      worker.onerror = function (event) {
+        event.preventDefault();
+        reject(new Error(event.message || "could not start the Python worker"));
+      };
+      worker.onmessage = function (event) {
+        var message = event.data;
+        if (message.type === "step") onStep(message.step);
+        else if (message.type === "ready") resolve(call);
+        else if (message.type === "failed") reject(new Error(message.message));
+        else if (message.type === "done") {
+          var waiting = pending[message.id];
+          delete pending[message.id];
+          if ("error" in message) waiting.failed(new Error(message.error));
+          else waiting.done(message.value);
+        }
+      };
+      worker.postMessage({
+        type: "start",
+        base: BASE,
+        packages: manifest.packages,
+        wheels: manifest.wheels.map(function (name) {
+          return BASE + "pypi/" + name;
+        }),
       });
+    });
   }
 
-  // Pyodide, its packages and tcplab, once per page (every panel of the page shares them);
-  // box.dataset.timings records when each step ended (ms after the click)
+  var NEXT_STEP = {
+    python: "Loading numpy, pandas, altair and tcplab ...",
+    packages: "Importing tcplab ...",
+  };
+
+  // Pyodide, its packages and tcplab in a Web Worker, once per page (every panel of the page
+  // shares it); box.dataset.timings records when each step ended (ms after the click)
   function start(box) {
     if (runtime) return runtime;
     if (typeof WebAssembly !== "object") {
       return Promise.reject(new Error("this browser has no WebAssembly"));
     }
+    if (typeof Worker !== "function") {
+      return Promise.reject(new Error("this browser has no Web Workers"));
+    }
     var began = performance.now();
     var timings = {};
-    var python;
-    var manifest;
     function mark(step) {
       timings[step] = Math.round(performance.now() - began);
       box.dataset.timings = JSON.stringify(timings);
     }
-    var files = [loadScript(BASE + "pyodide.js"), fetchManifest()].concat(RUNTIME.map(present));
-    runtime = Promise.all(files)
+    runtime = controlled()
+      .then(function () {
+        box.dataset.cache = navigator.serviceWorker && navigator.serviceWorker.controller
+          ? "service-worker" : "none";
+        return Promise.all([fetchManifest()].concat(RUNTIME.map(present)));
+      })
       .then(function (found) {
-        manifest = found[1];
         mark("files");
         say(box, "Starting Python (Pyodide) ...");
-        return window.loadPyodide({ indexURL: BASE });
-      })
-      .then(function (loaded) {
-        python = loaded;
-        mark("python");
-        say(box, "Loading numpy, pandas, altair and tcplab ...");
-        var urls = manifest.wheels.map(function (name) {
-          return BASE + "pypi/" + name;
+        return spawn(found[0], function (step) {
+          mark(step);
+          if (NEXT_STEP[step]) say(box, NEXT_STEP[step]);
         });
-        return load(python, manifest.packages.concat(urls));
       })
-      .then(function () {
-        mark("packages");
-        say(box, "Importing tcplab ...");
-        window.tcplabPython = python; // the page's Python, for benchmarks and the curious
-        var module = python.pyimport("tcplab.inbrowser");
-        mark("import");
-        return module;
+      .then(function (call) {
+        // the page's Python, for benchmarks and the curious: run(code) -> a promise of its value
+        window.tcplabPython = {
+          run: function (code) {
+            return call({ type: "python", code: code });
+          },
+        };
+        return call;
       });
     runtime = limit(runtime, START_LIMIT_MS, "starting Python");
     runtime.catch(function () {
@@ -208,26 +263,43 @@
     return found;
   }
 
-  function redraw(box, module) {
+  // one run at a time per panel, in the worker; controls moved while it runs ask for one
+  // more run, with the values they have when it ends (a slider dragged across its range
+  // does not queue a run per step)
+  function redraw(box, call) {
+    if (box.tcplabRunning) {
+      box.tcplabAgain = true;
+      return box.tcplabRunning;
+    }
     box.dataset.state = "running";
     say(box, "Running the model in your browser ...");
-    // let the status paint before Python holds the page's thread
-    return new Promise(function (resolve) {
-      setTimeout(resolve, 30);
-    }).then(function () {
-      var started = performance.now();
-      var html = module.chart_html(box.dataset.panel, JSON.stringify(values(box)));
-      var view = box.querySelector(".tcplab-inbrowser-view");
-      view.innerHTML = html;
-      var chart = view.querySelector(".tcplab-chart");
-      if (chart && typeof window.tcplabDrawChart === "function") window.tcplabDrawChart(chart);
-      var took = performance.now() - started;
-      var seconds = (took / 1000).toFixed(1);
-      box.dataset.lastRunMs = String(Math.round(took)); // the model and the spec, in Python
-      box.dataset.state = "ready";
-      box.dataset.runs = String(+(box.dataset.runs || 0) + 1);
-      say(box, "Ran in your browser in " + seconds + " s. Change a control to rerun the model.");
-    });
+    var started = performance.now();
+    var asked = { type: "chart", panel: box.dataset.panel, values: JSON.stringify(values(box)) };
+    box.tcplabRunning = call(asked).then(
+      function (html) {
+        var view = box.querySelector(".tcplab-inbrowser-view");
+        view.innerHTML = html;
+        var chart = view.querySelector(".tcplab-chart");
+        if (chart && typeof window.tcplabDrawChart === "function") window.tcplabDrawChart(chart);
+        var took = performance.now() - started;
+        box.dataset.lastRunMs = String(Math.round(took)); // the model and the spec, in Python
+        box.dataset.runs = String(+(box.dataset.runs || 0) + 1);
+        box.tcplabRunning = null;
+        if (box.tcplabAgain) {
+          box.tcplabAgain = false;
+          return redraw(box, call);
+        }
+        box.dataset.state = "ready";
+        var seconds = (took / 1000).toFixed(1);
+        say(box, "Ran in your browser in " + seconds + " s. Change a control to rerun the model.");
+      },
+      function (error) {
+        box.tcplabRunning = null;
+        box.tcplabAgain = false;
+        throw error;
+      }
+    );
+    return box.tcplabRunning;
   }
 
   function failed(box, error) {
@@ -254,18 +326,18 @@
     button.disabled = true;
     box.dataset.state = "loading";
     start(box)
-      .then(function (module) {
+      .then(function (call) {
         var controls = controlsOf(box);
         var view = document.createElement("div");
         view.className = "tcplab-inbrowser-view";
         button.replaceWith(controls);
         box.appendChild(view);
         controls.addEventListener("change", function () {
-          redraw(box, module).catch(function (error) {
+          redraw(box, call).catch(function (error) {
             failed(box, error);
           });
         });
-        return redraw(box, module);
+        return redraw(box, call);
       })
       .catch(function (error) {
         button.disabled = false;
@@ -274,7 +346,9 @@
   }
 
   function setUp() {
-    document.querySelectorAll(".tcplab-inbrowser").forEach(function (box) {
+    var boxes = document.querySelectorAll(".tcplab-inbrowser");
+    if (boxes.length) register();
+    boxes.forEach(function (box) {
       box.dataset.state = "idle";
       var button = box.querySelector(".tcplab-inbrowser-run");
       if (button) {

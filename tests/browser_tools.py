@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import functools
 import http.server
+import io
 import threading
-from collections.abc import Iterator
+import urllib.parse
+from collections.abc import Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,14 +46,63 @@ ALL_DRAWN = (
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    #: paths (relative to the site's root) answered 404, as if the build had not written them
+    missing: frozenset[str] = frozenset()
+    #: paths answered with these bytes instead of the file's
+    replaced: dict[str, bytes] = {}
+    #: "METHOD /path" of every request, when a list is given
+    requests: list[str] | None = None
+    #: the Cache-Control header of every answer ("": none, as http.server sends)
+    cache_control: str = ""
+
     def log_message(self, *args: object) -> None:
         pass
 
+    def end_headers(self) -> None:
+        if self.cache_control:
+            self.send_header("Cache-Control", self.cache_control)
+        super().end_headers()
+
+    def send_head(self):  # GET and HEAD both come here
+        path = urllib.parse.urlsplit(self.path).path
+        if self.requests is not None:
+            self.requests.append(f"{self.command} {path}")
+        if path.lstrip("/") in self.missing:
+            self.send_error(404, "missing (browser_tools.serve)")
+            return None
+        if path.lstrip("/") in self.replaced:
+            body = self.replaced[path.lstrip("/")]
+            self.send_response(200)
+            self.send_header("Content-Type", self.guess_type(path))
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            return io.BytesIO(body)
+        return super().send_head()
+
 
 @contextmanager
-def serve(folder: Path) -> Iterator[str]:
-    """Serve ``folder`` on 127.0.0.1 (a free port); yields the site's URL."""
-    handler = functools.partial(_QuietHandler, directory=str(folder))
+def serve(
+    folder: Path,
+    missing: Collection[str] = (),
+    replaced: dict[str, bytes] | None = None,
+    requests: list[str] | None = None,
+    cache_control: str = "",
+) -> Iterator[str]:
+    """Serve ``folder`` on 127.0.0.1 (a free port); yields the site's URL. The paths in
+    ``missing`` are answered 404, those in ``replaced`` with the bytes given (a dict the caller
+    may change while the site runs); ``requests`` receives "METHOD /path" for every request;
+    ``cache_control`` is sent with every answer (e.g. GitHub Pages' "max-age=600")."""
+    handler_class = type(
+        "Handler",
+        (_QuietHandler,),
+        {
+            "missing": frozenset(missing),
+            "replaced": {} if replaced is None else replaced,
+            "requests": requests,
+            "cache_control": cache_control,
+        },
+    )
+    handler = functools.partial(handler_class, directory=str(folder))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

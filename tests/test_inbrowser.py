@@ -254,3 +254,25 @@ def test_the_lu_panel_reads_in_the_browser_the_tables_the_wheel_carries(
     assert inbrowser.recorded("lu-scenarios")["scenario"].tolist() == [7]
     with pytest.raises(FileNotFoundError, match="lu-gigabit: the book did not ship"):
         inbrowser.recorded("lu-gigabit")
+
+
+def test_the_service_worker_s_version_changes_with_any_runtime_file(tmp_path: Path) -> None:
+    runtime = tmp_path / "pyodide"
+    (runtime / "pypi").mkdir(parents=True)
+    (runtime / "pyodide.asm.wasm").write_bytes(b"\0asm one")
+    (runtime / "pypi" / "tcplab-0.1.0-py3-none-any.whl").write_bytes(b"wheel one")
+
+    def version() -> str:
+        written = pyodide_site.write_service_worker(runtime, tmp_path / "root")
+        assert written == tmp_path / "root" / pyodide_site.SERVICE_WORKER
+        found = re.findall(r'^const VERSION = "([0-9a-f]{16})";$', written.read_text(), re.M)
+        assert len(found) == 1, "the placeholder was not replaced by one digest"
+        return found[0]
+
+    first = version()
+    assert version() == first  # the same files, the same worker: the browser keeps its cache
+    (runtime / "pypi" / "tcplab-0.1.0-py3-none-any.whl").write_bytes(b"wheel two")
+    second = version()
+    assert second != first  # a new wheel under the same name must not be served from the cache
+    (runtime / "pypi" / "tcplab-0.1.0-py3-none-any.whl").rename(runtime / "pypi" / "other.whl")
+    assert version() not in (first, second)  # a renamed file too

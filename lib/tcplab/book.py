@@ -17,7 +17,7 @@ from sphinx.application import Sphinx
 from sphinx.config import Config
 
 from tcplab.launch import colab_url
-from tcplab.pyodide_site import write_runtime
+from tcplab.pyodide_site import write_runtime, write_service_worker
 
 __all__ = [
     "setup",
@@ -86,8 +86,11 @@ def _add_assets(app: Sphinx, config: Config) -> None:
     folder = srcdir / "_build" / ".tcplab-static"
     write_vega_bundle(folder)
     _copy_mathjax(srcdir, folder)
-    write_runtime(srcdir, folder)  # _static/pyodide: the in-browser panels' Python
+    runtime = write_runtime(srcdir, folder)  # _static/pyodide: the in-browser panels' Python
     config.html_static_path = [*config.html_static_path, str(folder)]
+    root = srcdir / "_build" / ".tcplab-root"  # copied into the book's root, beside index.html
+    write_service_worker(runtime, root)
+    config.html_extra_path = [*config.html_extra_path, str(root)]
 
 
 def _drop_duplicate_scripts(

