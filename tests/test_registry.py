@@ -162,6 +162,35 @@ def test_a_quick_result_is_computed_once_per_scratch_folder(tmp_path) -> None:
     assert not list(tmp_path.glob("*.tmp")) and len(list(tmp_path.glob("demo-*.pkl"))) == 3
 
 
+def test_a_quick_result_asked_for_twice_at_once_is_computed_once(tmp_path) -> None:
+    """Two callers (threads here, the xdist workers in a run) that ask for the same quick
+    result at the same time: one computes it, the other waits and reads it."""
+    import threading
+    import time
+
+    import pandas as pd
+
+    calls: list[int] = []
+
+    def compute() -> pd.DataFrame:
+        calls.append(1)
+        time.sleep(0.5)  # long enough for the other caller to arrive meanwhile
+        return pd.DataFrame({"x": [1.0]})
+
+    experiment = registry.REGISTRY["sawtooth-utilisation"]
+    found: list[pd.DataFrame] = []
+
+    def ask() -> None:
+        found.append(registry._quick_cached("demo", compute, {}, 0, experiment, str(tmp_path)))
+
+    callers = [threading.Thread(target=ask) for _ in range(2)]
+    for caller in callers:
+        caller.start()
+    for caller in callers:
+        caller.join()
+    assert len(calls) == 1 and len(found) == 2 and found[0].equals(found[1])
+
+
 def test_the_test_session_shares_one_quick_scratch_folder() -> None:
     import os
 

@@ -20,6 +20,11 @@ import importlib
 import json
 import os
 import pkgutil
+
+try:
+    import fcntl  # POSIX: the quick folder's lock (elsewhere each process computes its own)
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -151,7 +156,9 @@ def _quick_cached(
     folder: str,
 ) -> pd.DataFrame:
     """A quick result from the scratch ``folder``, or computed and pickled there (written to a
-    temporary name, then renamed: a reader never sees half a file)."""
+    temporary name, then renamed: a reader never sees half a file). One process computes it:
+    another that asks for the same result meanwhile (the other pytest-xdist worker, a
+    notebook's kernel) waits on a lock beside it and reads it, instead of computing it too."""
     import pandas as pd
 
     from . import cache
@@ -162,11 +169,16 @@ def _quick_cached(
     path = os.path.join(folder, f"{name}-{hashlib.sha256(key.encode()).hexdigest()[:16]}.pkl")
     if os.path.exists(path):
         return pd.read_pickle(path)
-    table = compute()
     os.makedirs(folder, exist_ok=True)
-    temporary = f"{path}.{os.getpid()}.tmp"
-    table.to_pickle(temporary)
-    os.replace(temporary, path)
+    with open(f"{path}.lock", "w") as lock:
+        if fcntl is not None:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        if os.path.exists(path):  # computed while this process waited
+            return pd.read_pickle(path)
+        table = compute()
+        temporary = f"{path}.{os.getpid()}.tmp"
+        table.to_pickle(temporary)
+        os.replace(temporary, path)
     return table
 
 
