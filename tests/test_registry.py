@@ -163,32 +163,35 @@ def test_a_quick_result_is_computed_once_per_scratch_folder(tmp_path) -> None:
 
 
 def test_a_quick_result_asked_for_twice_at_once_is_computed_once(tmp_path) -> None:
-    """Two callers (threads here, the xdist workers in a run) that ask for the same quick
-    result at the same time: one computes it, the other waits and reads it."""
-    import threading
+    """Two processes (the xdist workers in a run) that ask for the same quick result at the
+    same time: one computes it, the other waits and reads it. (Processes, not threads: the
+    fingerprint parses code, and Python 3.11's ast.parse is not safe in two threads at once.)"""
+    import multiprocessing
     import time
 
     import pandas as pd
 
-    calls: list[int] = []
+    log = tmp_path / "computed"
 
     def compute() -> pd.DataFrame:
-        calls.append(1)
-        time.sleep(0.5)  # long enough for the other caller to arrive meanwhile
+        with log.open("a") as out:
+            out.write("computed\n")
+        time.sleep(0.5)  # long enough for the other process to arrive meanwhile
         return pd.DataFrame({"x": [1.0]})
 
     experiment = registry.REGISTRY["sawtooth-utilisation"]
-    found: list[pd.DataFrame] = []
 
     def ask() -> None:
-        found.append(registry._quick_cached("demo", compute, {}, 0, experiment, str(tmp_path)))
+        registry._quick_cached("demo", compute, {}, 0, experiment, str(tmp_path / "quick"))
 
-    callers = [threading.Thread(target=ask) for _ in range(2)]
-    for caller in callers:
-        caller.start()
-    for caller in callers:
-        caller.join()
-    assert len(calls) == 1 and len(found) == 2 and found[0].equals(found[1])
+    context = multiprocessing.get_context("fork")
+    askers = [context.Process(target=ask) for _ in range(2)]
+    for asker in askers:
+        asker.start()
+    for asker in askers:
+        asker.join(60)
+    assert [asker.exitcode for asker in askers] == [0, 0]
+    assert log.read_text().splitlines() == ["computed"]
 
 
 def test_the_test_session_shares_one_quick_scratch_folder() -> None:
