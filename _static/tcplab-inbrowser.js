@@ -86,9 +86,10 @@
   // the Web Worker Python runs in (tcplab-worker.js, from tcplab.pyodide_site): started with
   // the runtime's files, it reports each step of its start (onStep) and resolves to a caller,
   // call(message) -> a promise of the worker's answer, once tcplab is imported
+  var worker = null; // the page's Python, once started
   function spawn(manifest, onStep) {
     return new Promise(function (resolve, reject) {
-      var worker = new Worker(BASE + "tcplab-worker.js");
+      worker = new Worker(BASE + "tcplab-worker.js");
       var pending = {};
       var next = 0;
       function call(message) {
@@ -171,7 +172,9 @@
       });
     runtime = limit(runtime, START_LIMIT_MS, "starting Python");
     runtime.catch(function () {
-      runtime = null; // a later click may try again
+      runtime = null; // a later click may try again, with a new worker
+      if (worker) worker.terminate();
+      worker = null;
     });
     return runtime;
   }
