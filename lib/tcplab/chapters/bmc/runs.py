@@ -11,15 +11,14 @@ what each gave, in order.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
-
-import numpy as np
 
 from tcplab.packet import PacketSetup
 from tcplab.packet.multipath import MultipathRun, MultipathSetup, run_multipath
 from tcplab.packet.weighted import WeightedRun, run_weighted
+from tcplab.seeding import seeded
 from tcplab.tasks import run_tasks
 
 __all__ = ["Job", "job", "run_jobs"]
@@ -61,12 +60,9 @@ def run_jobs(
     ``reduce(job, run)`` for each, in order (the run itself without ``reduce``); ``reduce``
     is a module-level function and runs in the worker, so only what it keeps crosses back."""
     reduce = _whole if reduce is None else reduce
-    children = np.random.SeedSequence(seed).spawn(len(jobs))
-    seeded = [
-        replace(work, setup=replace(work.setup, seed=int(child.generate_state(1)[0])))
-        for work, child in zip(jobs, children, strict=True)
-    ]
-    return run_tasks(partial(_reduced, reduce=reduce), seeded, workers=workers, desc=desc)
+    return run_tasks(
+        partial(_reduced, reduce=reduce), seeded(jobs, seed), workers=workers, desc=desc
+    )
 
 
 def _whole(work: Job, run: Any) -> Any:

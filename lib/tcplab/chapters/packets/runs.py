@@ -14,7 +14,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
-import numpy as np
 import pandas as pd
 
 from tcplab import packet
@@ -26,6 +25,7 @@ from tcplab.packet import (
     RunLength,
     TcpConfig,
 )
+from tcplab.seeding import seeded
 from tcplab.tasks import run_tasks
 
 from .signals import RTT_S
@@ -133,15 +133,6 @@ def _one(work: Job) -> Outcome:
         return Outcome(row)
     dropped = result.dropped() if work.keep == "events" else pd.DataFrame()
     return Outcome(row, result.cwnd(), dropped)
-
-
-def seeded(jobs: Sequence[Job], seed: int) -> list[Job]:
-    """Each job with its own seed: child ``i`` of ``SeedSequence(seed)`` for the ``i``-th."""
-    children = np.random.SeedSequence(seed).spawn(len(jobs))
-    return [
-        replace(work, setup=replace(work.setup, seed=int(child.generate_state(1)[0])))
-        for work, child in zip(jobs, children, strict=True)
-    ]
 
 
 def run_all(

@@ -19,11 +19,12 @@ from typing import Any
 import pandas as pd
 
 from tcplab.packet import TcpConfig
+from tcplab.seeding import seeded
 from tcplab.tasks import run_tasks
 from tcplab.theory import altman
 
 from .experiments import PacketsParams, grid_jobs, threshold_settings
-from .runs import Job, Outcome, _one, seeded
+from .runs import Job, Outcome, _one
 
 __all__ = ["SackParams", "VARIANT", "sack", "sweep_jobs", "with_variant"]
 
@@ -64,7 +65,8 @@ class SackParams:
 def sweep_jobs(params: PacketsParams, seed: int) -> dict[str, list[Job]]:
     """The seeded jobs of the chapter's ``droptail``, ``red`` and ``threshold`` experiments,
     whole and in their order (so each carries the seed of the shipped row it belongs to):
-    :func:`.experiments.grid_jobs`, seeded by :func:`.runs.seeded` as ``run_all`` seeds them."""
+    :func:`.experiments.grid_jobs`, seeded by :func:`tcplab.seeding.seeded` as ``run_all``
+    seeds them."""
     buffers: list[tuple[int, dict[str, Any]]] = [(b, {}) for b in params.buffers]
     sweeps = {
         "droptail": grid_jobs(params, "droptail", buffers),
