@@ -36,4 +36,3 @@ def test_a_job_s_seed_depends_on_its_place_not_on_the_jobs_after_it() -> None:
     jobs = [_Job(_Setup()) for _ in range(5)]
     assert seeded(jobs, 3)[:2] == seeded(jobs[:2], 3)
     assert seeded(jobs, 3) != seeded(jobs, 4)
-
