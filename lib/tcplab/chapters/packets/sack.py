@@ -79,7 +79,7 @@ def sweep_jobs(params: PacketsParams, seed: int) -> dict[str, list[Job]]:
             params, "threshold", threshold_settings(params), params.threshold_flows
         ),
     }
-    return {kind: seeded(jobs, seed) for kind, jobs in sweeps.items()}
+    return {kind: seeded(jobs, seed) for kind, jobs in sweeps.items()}  # type: ignore[type-var]
 
 
 def _kept(sack: SackParams, work: Job) -> bool:
