@@ -6,10 +6,14 @@ instead of 100 s). Part 1 times one run of each kind (scenarios 1, 2 and 4, ten 
 flows and ten cross-traffic flows) on one pinned core: bottleneck packets (every arrival at L3,
 the warm-up included) per CPU-second and per wall-second (they differ when the machine is
 shared). Part 2 prices the grids: the packets of every run of the book's grid are read from
-data/lu-scenarios.csv, those of the paper's grid interpolated from them over n and the cross
-traffic (for the scenarios the book's grid leaves out, 4 and 5, the bound ``min(capacity,
-windows / RTT) x 100 s`` instead: an overestimate), and divided by part 1's speed on two cores.
-This is a script, not a test: it asserts nothing about speed.
+data/lu-scenarios.csv, those of the paper's grid interpolated from the measured runs over n
+and the cross traffic (the 1 Gb/s scenarios 4 and 5 from data/lu-gigabit.csv, measured at 10
+cross-traffic connections only and used as they are for every level; a scenario with no
+measured run at all gets the bound ``min(capacity, windows / RTT) x 100 s``, an
+overestimate), and divided by part 1's speed on two cores. Part 3 sets that beside ns-3's
+speed as the ns-3 appendix measured it (data/ns3-dumbbell.csv: the same dumbbell runs in both
+simulators, bottleneck packets per wall-second). This is a script, not a test: it asserts
+nothing about speed.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ import pandas as pd
 import simpy
 
 from tcplab import cache
+from tcplab.chapters.lu.claims import scenario_table
 from tcplab.chapters.lu.experiments import LuParams, _cost
 from tcplab.chapters.lu.scenarios import scenario_setup
 from tcplab.packet import RunLength
@@ -91,16 +96,37 @@ def main() -> None:
         print("data/lu-scenarios.csv is missing: run `tcplab data --only lu-scenarios` first")
         return
     book = found[0]
+    gigabit = cache.load(cache.Entry("lu-gigabit"))
+    measured = scenario_table({"lu-scenarios": book, "lu-gigabit": gigabit[0] if gigabit else None})
     print(f"\nspeed: {speed:,.0f} bottleneck packets per CPU-second (median of the runs above)")
     print(f"{'grid':<8} {'runs':>6} {'packets':>14} {'CPU s':>9} {'wall min (2 cores)':>19}")
     for name, params in (("book", LuParams()), ("paper", LuParams.paper())):
         runs = sum(len(g.flows) * len(g.cross) * len(g.queues) * g.replicas for g in params.grids)
-        packets = float(book["packets"].sum()) if name == "book" else grid_packets(params, book)
+        packets = float(book["packets"].sum()) if name == "book" else grid_packets(params, measured)
         cpu = packets / speed
         print(f"{name:<8} {runs:>6} {packets:>14,.0f} {cpu:>9,.0f} {cpu / CORES / 60:>19.1f}")
         if name == "paper":
             print(f"the paper's grid fits {BUDGET_S / 60:.0f} minutes on {CORES} cores with a "
                   f"model {cpu / (CORES * BUDGET_S):.1f} times faster")  # fmt: skip
+            compare_ns3(packets)
+
+
+def compare_ns3(packets: float) -> None:
+    """What the paper's grid would cost at ns-3's speed, as the ns-3 appendix measured it."""
+    ns3 = cache.load(cache.Entry("ns3-dumbbell"))
+    ours = cache.load(cache.Entry("ns3-tcplab"))
+    if ns3 is None or ours is None:
+        print("data/ns3-dumbbell.csv or ns3-tcplab.csv is missing: no comparison with ns-3")
+        return
+    speeds = {
+        "ns-3": float(np.median(ns3[0]["packets_per_wall_s"])),
+        "tcplab": float(np.median(ours[0]["packets_per_wall_s"])),
+    }
+    print("\nthe ns-3 appendix's dumbbell runs (medians over its runs, packets per wall-second):")
+    for name, speed in speeds.items():
+        hours = packets / speed / CORES / 3600
+        print(f"{name:<8} {speed:>10,.0f} packets/s: the paper's grid in {hours:,.1f} h "
+              f"on {CORES} cores")  # fmt: skip
 
 
 if __name__ == "__main__":
