@@ -26,10 +26,13 @@ system:  ## install what a fresh Debian machine lacks for the book (python3-venv
 browser:  ## ... and for the browser tests (Debian's chromium)
 	@PYTHON=$(PYTHON) tools/ensure-system --browser
 
+# --no-compile: pip would compile every installed module to bytecode up front (half of the
+# install's 80 s from a warm cache); Python compiles the ones a run imports, once, instead
 $(PY_STAMP): requirements.txt pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -r requirements.txt
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-compile -r requirements.txt
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-compile --no-deps \
+		--no-build-isolation -e .
 	@touch $@
 
 $(NODE_STAMP): package.json package-lock.json
