@@ -26,30 +26,20 @@ This is a script, not a test: it asserts nothing about speed.
 from __future__ import annotations
 
 import argparse
-import functools
 import gzip
-import http.server
 import json
 import os
 import platform
 import shutil
 import statistics
-import threading
 import time
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
+from tcplab.localsite import CHROMIUM_FLAGS, serve
 from tcplab.packet import run_dumbbell
 
-FLAGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-]
 PAGE = "chapters/sawtooth.html"
 OTHER = "chapters/insensitivity.html"
 DRAWN = (
@@ -73,11 +63,6 @@ PACKET = (
     "run_dumbbell(10, duration=20.0, warmup=5.0, trace=False)\n"
     "time.perf_counter() - started\n"
 )
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args: object) -> None:
-        pass
 
 
 def _sizes(folder: Path) -> tuple[int, int, int]:
@@ -128,10 +113,12 @@ def main() -> None:
     )
     print(f"runtime size: {count} files, {raw / 1e6:.1f} MB, gzip -6 {packed / 1e6:.1f} MB")
 
-    handler = functools.partial(_Quiet, directory=str(args.html))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    site = f"http://127.0.0.1:{server.server_address[1]}"
+    with serve(args.html) as site:
+        measure(args, site)
+
+
+def measure(args: argparse.Namespace, site: str) -> None:
+    """Time the starts and reruns in a browser on ``site``, then the packet model natively."""
     chromium = os.environ.get("CHROMIUM") or shutil.which("chromium")
     outside: list[str] = []
 
@@ -142,33 +129,30 @@ def main() -> None:
             outside.append(route.request.url)
             route.abort()
 
-    try:
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=chromium, args=FLAGS)
-            cold, warm, reruns, packet = [], [], [], []
-            other, other_reruns = [], []
-            first: dict[str, list[float]] = {name: [] for name in OTHERS}
-            again: dict[str, list[float]] = {name: [] for name in OTHERS}
-            for _ in range(args.runs):
-                context = browser.new_context(viewport={"width": 1400, "height": 900})
-                context.route("**/*", only_local)
-                page = context.new_page()
-                cold.append(_click_to_chart(page, site))
-                for runs, value in enumerate(["3", "20", "40"], start=2):
-                    reruns.append(_rerun(page, value, runs))
-                packet.append(page.evaluate(f"() => window.tcplabPython.run({PACKET!r})"))
-                warm.append(_click_to_chart(page, site))  # the same context: runtime kept
-                other.append(_click_to_chart(page, site, OTHER))
-                for runs, value in enumerate(["0.3", "0.6", "0.9"], start=2):
-                    other_reruns.append(_rerun(page, value, runs, "sigma"))
-                for name, (path, control, values) in OTHERS.items():
-                    first[name].append(_click_to_chart(page, site, path))
-                    for runs, value in enumerate(values, start=2):
-                        again[name].append(_rerun(page, value, runs, control))
-                context.close()
-            browser.close()
-    finally:
-        server.shutdown()
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
+        cold, warm, reruns, packet = [], [], [], []
+        other, other_reruns = [], []
+        first: dict[str, list[float]] = {name: [] for name in OTHERS}
+        again: dict[str, list[float]] = {name: [] for name in OTHERS}
+        for _ in range(args.runs):
+            context = browser.new_context(viewport={"width": 1400, "height": 900})
+            context.route("**/*", only_local)
+            page = context.new_page()
+            cold.append(_click_to_chart(page, site))
+            for runs, value in enumerate(["3", "20", "40"], start=2):
+                reruns.append(_rerun(page, value, runs))
+            packet.append(page.evaluate(f"() => window.tcplabPython.run({PACKET!r})"))
+            warm.append(_click_to_chart(page, site))  # the same context: runtime kept
+            other.append(_click_to_chart(page, site, OTHER))
+            for runs, value in enumerate(["0.3", "0.6", "0.9"], start=2):
+                other_reruns.append(_rerun(page, value, runs, "sigma"))
+            for name, (path, control, values) in OTHERS.items():
+                first[name].append(_click_to_chart(page, site, path))
+                for runs, value in enumerate(values, start=2):
+                    again[name].append(_rerun(page, value, runs, control))
+            context.close()
+        browser.close()
     native = []
     for _ in range(args.runs):
         began = time.perf_counter()

@@ -14,24 +14,17 @@ This is a script, not a test: it asserts nothing about speed.
 from __future__ import annotations
 
 import argparse
-import functools
-import http.server
 import shutil
-import threading
 import time
 from pathlib import Path
 
-from bench_inbrowser import FLAGS  # benchmarks/ is the script's folder: on sys.path
 from playwright.sync_api import sync_playwright
+
+from tcplab.localsite import CHROMIUM_FLAGS, serve
 
 DRAWN = (
     "() => [...document.querySelectorAll('.tcplab-chart')].every(c => c.dataset.drawn === 'true')"
 )
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args: object) -> None:
-        pass
 
 
 def main() -> None:
@@ -42,14 +35,10 @@ def main() -> None:
     if not (args.html / "index.html").exists():
         raise SystemExit(f"--html {args.html}: no built book there (run make book)")
     pages = sorted(p.relative_to(args.html) for p in (args.html / "chapters").glob("*.html"))
-    handler = functools.partial(_Quiet, directory=str(args.html))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    site = f"http://127.0.0.1:{server.server_address[1]}"
     chromium = shutil.which("chromium") or "/usr/bin/chromium"
     print(f"{'page':34s} {'HTML kB':>8s}  " + "  ".join(f"{w} px (s)" for w in args.widths))
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=chromium, args=FLAGS)
+    with serve(args.html) as site, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
         for page_path in pages:
             times = []
             for width in args.widths:
@@ -63,7 +52,6 @@ def main() -> None:
             size = (args.html / page_path).stat().st_size / 1e3
             print(f"{str(page_path):34s} {size:8.0f}  " + "  ".join(f"{t:10.1f}" for t in times))
         browser.close()
-    server.shutdown()
 
 
 if __name__ == "__main__":

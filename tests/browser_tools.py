@@ -1,6 +1,6 @@
 """Headless Chromium with the network cut off, for the browser tiers (test_browser.py and
-test_reader.py): the built book served on 127.0.0.1, and one page opened at a time with every
-console error and every request that leaves 127.0.0.1 recorded.
+test_reader.py): one page of the built book (served on 127.0.0.1 by tcplab.localsite) opened
+at a time with every console error and every request that leaves 127.0.0.1 recorded.
 
 Loading a page is what the browser tiers spend their time on, so each content page is loaded
 once per look (:func:`survey`: 1400 px in light mode, 400 px in dark mode) and everything the
@@ -11,30 +11,11 @@ findings and, last, the layout printed on A4. The tests then judge the recorded
 
 from __future__ import annotations
 
-import functools
-import http.server
-import io
-import threading
-import urllib.parse
-from collections.abc import Collection, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"  # pinned in package-lock.json
-
-FLAGS = [
-    "--headless=new",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-]
 
 #: every chart on the page has finished drawing (tcplab-charts.js sets data-drawn after fitting):
 #: an SVG with marks, or the canvas of a dense chart (charts.dense)
@@ -43,74 +24,6 @@ ALL_DRAWN = (
     ".every(c => c.dataset.drawn === 'true'"
     " && (c.querySelector('svg .role-mark') || c.querySelector('canvas.marks')))"
 )
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    #: paths (relative to the site's root) answered 404, as if the build had not written them
-    missing: frozenset[str] = frozenset()
-    #: paths answered with these bytes instead of the file's
-    replaced: dict[str, bytes] = {}
-    #: "METHOD /path" of every request, when a list is given
-    requests: list[str] | None = None
-    #: the Cache-Control header of every answer ("": none, as http.server sends)
-    cache_control: str = ""
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-    def end_headers(self) -> None:
-        if self.cache_control:
-            self.send_header("Cache-Control", self.cache_control)
-        super().end_headers()
-
-    def send_head(self):  # GET and HEAD both come here
-        path = urllib.parse.urlsplit(self.path).path
-        name = path.lstrip("/")  # as the site's root names it
-        if self.requests is not None:
-            self.requests.append(f"{self.command} {path}")
-        if name in self.missing:
-            self.send_error(404, "missing (browser_tools.serve)")
-            return None
-        if name in self.replaced:
-            body = self.replaced[name]
-            self.send_response(200)
-            self.send_header("Content-Type", self.guess_type(path))
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            return io.BytesIO(body)
-        return super().send_head()
-
-
-@contextmanager
-def serve(
-    folder: Path,
-    missing: Collection[str] = (),
-    replaced: dict[str, bytes] | None = None,
-    requests: list[str] | None = None,
-    cache_control: str = "",
-) -> Iterator[str]:
-    """Serve ``folder`` on 127.0.0.1 (a free port); yields the site's URL. The paths in
-    ``missing`` are answered 404, those in ``replaced`` with the bytes given (a dict the caller
-    may change while the site runs); ``requests`` receives "METHOD /path" for every request;
-    ``cache_control`` is sent with every answer (e.g. GitHub Pages' "max-age=600")."""
-    handler_class = type(
-        "Handler",
-        (_QuietHandler,),
-        {
-            "missing": frozenset(missing),
-            "replaced": {} if replaced is None else replaced,
-            "requests": requests,
-            "cache_control": cache_control,
-        },
-    )
-    handler = functools.partial(handler_class, directory=str(folder))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
 
 
 def pages(built_book: Path) -> list[str]:

@@ -264,7 +264,7 @@ def _build_book(out: Path) -> str | None:
 @pytest.fixture(scope="session")
 def site(built_book: Path):
     """The built book served on 127.0.0.1, for the browser tiers."""
-    from browser_tools import serve
+    from tcplab.localsite import serve
 
     with serve(built_book) as url:
         yield url
@@ -275,10 +275,12 @@ def browser():
     """Debian's Chromium, headless, with every host but 127.0.0.1 unreachable."""
     from playwright.sync_api import sync_playwright
 
-    from browser_tools import FLAGS
+    from tcplab.localsite import CHROMIUM_FLAGS
 
     with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=chromium_executable(), args=FLAGS)
+        chromium = playwright.chromium.launch(
+            executable_path=chromium_executable(), args=CHROMIUM_FLAGS
+        )
         yield chromium
         chromium.close()
 

@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from browser_tools import PAGE_LOAD_MS, Visit, serve
+from tcplab.localsite import serve
+
+from browser_tools import PAGE_LOAD_MS, Visit
 
 #: the panels are one xdist work unit of their own (conftest.xdist_group): each starts Pyodide,
 #: so they take as long as a survey, and run on whichever worker is free
@@ -261,7 +263,7 @@ def test_a_new_build_s_runtime_replaces_the_kept_one_in_browser(built_book: Path
     and it drops the old runtime's cache, so the next start fetches the new files, from the
     site even where the browser's HTTP cache still holds the old ones (the site lets them be
     kept 10 minutes, as GitHub Pages does). No routing here: Playwright's turns that cache off;
-    the browser reaches no other host anyway (browser_tools.FLAGS)."""
+    the browser reaches no other host anyway (tcplab.localsite.CHROMIUM_FLAGS)."""
     worker = (built_book / "tcplab-sw.js").read_text(encoding="utf-8")
     old = re.search(r'^const VERSION = "([0-9a-f]{16})";$', worker, re.M).group(1)
     new = "0123456789abcdef"

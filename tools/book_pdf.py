@@ -7,12 +7,9 @@ Usage: python tools/book_pdf.py _build/html _build/pdf/tcplab.pdf
 
 from __future__ import annotations
 
-import functools
-import http.server
 import os
 import shutil
 import sys
-import threading
 from pathlib import Path
 
 import yaml
@@ -33,27 +30,17 @@ def toc_pages() -> list[str]:
     return [f"{name}.html" for name in files]
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args: object) -> None:
-        pass
-
-
 def main(html: Path, target: Path) -> None:
     from playwright.sync_api import sync_playwright
+
+    from tcplab.localsite import CHROMIUM_FLAGS, serve
 
     chromium = os.environ.get("CHROMIUM") or shutil.which("chromium")
     if not chromium:
         sys.exit("book_pdf: Chromium not found (make browser installs Debian's chromium)")
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(_Quiet, directory=str(html))
-    )
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    site = f"http://127.0.0.1:{server.server_address[1]}"
     articles = []
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=chromium, args=["--headless=new", "--no-sandbox", "--disable-gpu"]
-        )
+    with serve(html) as site, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_FLAGS)
         page = browser.new_page(viewport={"width": A4_WIDTH_PX, "height": 1100})
         page.route("**/*", lambda r: r.continue_() if r.request.url.startswith(site) else r.abort())
         for path in toc_pages():
@@ -94,7 +81,6 @@ def main(html: Path, target: Path) -> None:
             margin={"top": MARGIN, "bottom": MARGIN, "left": MARGIN, "right": MARGIN},
         )
         browser.close()
-    server.shutdown()
     print(f"book_pdf: wrote {target} ({target.stat().st_size // 1024} KB)", file=sys.stderr)
 
 
