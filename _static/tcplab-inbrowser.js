@@ -122,6 +122,7 @@
         wheels: manifest.wheels.map(function (name) {
           return BASE + "pypi/" + name;
         }),
+        bytecode: manifest.bytecode ? BASE + manifest.bytecode : null,
       });
     });
   }

@@ -276,3 +276,29 @@ def test_the_service_worker_s_version_changes_with_any_runtime_file(tmp_path: Pa
     assert second != first  # a new wheel under the same name must not be served from the cache
     (runtime / "pypi" / "tcplab-0.1.0-py3-none-any.whl").rename(runtime / "pypi" / "other.whl")
     assert version() not in (first, second)  # a renamed file too
+
+
+#: the header of a .pyc that Python 3.12 (Pyodide 0.27's) loads without its source (PEP 552):
+#: 3.12's magic number, 3531 (Lib/importlib/_bootstrap_external.py), then the flags 0b01 (a
+#: source hash, not checked)
+UNCHECKED_312 = (3531).to_bytes(2, "little") + b"\r\n" + (1).to_bytes(4, "little")
+
+
+def test_the_runtime_ships_the_panels_modules_compiled_for_its_python(built_book: Path) -> None:
+    """Every pyc of the built book's bytecode archive is one Python 3.12 uses without its
+    source, under the path sys.pycache_prefix gives the module in Pyodide's site-packages,
+    and the archive has tcplab's entry point, every chapter's panel and the big imports."""
+    runtime = built_book / "_static" / "pyodide"
+    manifest = json.loads((runtime / pyodide_site.MANIFEST).read_text(encoding="utf-8"))
+    assert manifest["bytecode"] == pyodide_site.BYTECODE
+    site = "lib/python3.12/site-packages/"
+    with zipfile.ZipFile(runtime / manifest["bytecode"]) as archive:
+        names = archive.namelist()
+        wrong = [n for n in names if archive.read(n)[:8] != UNCHECKED_312]
+    assert names and not wrong, wrong[:5]
+    assert all(n.startswith(site) and n.endswith(".cpython-312.pyc") for n in names)
+    lib = Path(pyodide_site.__file__).parent
+    panels = [p.relative_to(lib.parent) for p in sorted(lib.glob("chapters/*/panel.py"))]
+    wanted = ["tcplab/inbrowser.py", "altair/__init__.py", "pandas/__init__.py", *panels]
+    for source in map(Path, wanted):
+        assert f"{site}{source.parent}/{source.stem}.cpython-312.pyc" in names, source

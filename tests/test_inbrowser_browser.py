@@ -202,6 +202,26 @@ def _runtime_requests(requests: list[str]) -> list[str]:
     return [line for line in requests if " /_static/pyodide/" in line]
 
 
+#: where Python looks for the compiled tcplab.inbrowser, and whether it is there
+COMPILED = """
+import importlib.util, os, sys
+import tcplab.inbrowser
+cached = importlib.util.cache_from_source(tcplab.inbrowser.__file__)
+f"{sys.pycache_prefix} {cached} {os.path.exists(cached)}"
+"""
+
+
+def _uses_bytecode(visit: Visit) -> None:
+    """The start unpacked the modules compiled ahead where Python's import looks for them
+    (tests/test_inbrowser.py checks that they are used without their sources)."""
+    steps = json.loads(visit.page.locator(".tcplab-inbrowser").get_attribute("data-timings"))
+    assert "bytecode" in steps, steps
+    prefix, cached, there = visit.page.evaluate(
+        "(code) => window.tcplabPython.run(code)", COMPILED
+    ).split()
+    assert prefix == "/pycache" and cached.startswith("/pycache/") and there == "True", cached
+
+
 def test_the_runtime_is_downloaded_once_and_the_page_stays_responsive_in_browser(
     built_book: Path, browser
 ) -> None:
@@ -209,7 +229,8 @@ def test_the_runtime_is_downloaded_once_and_the_page_stays_responsive_in_browser
     of the book, in the same browser, asks the site for none (the service worker keeps them;
     Playwright's routing turns the browser's HTTP cache off, so it is not that cache). The two
     panels started here (sawtooth, insensitivity) are also checked as every other chapter's
-    panel is (:func:`_reruns`, offline, no error on the page).
+    panel is (:func:`_reruns`, offline, no error on the page), and the first start imported
+    tcplab with the modules compiled ahead (:func:`_uses_bytecode`).
 
     During the first start the page's own thread never stops for long, since Python starts
     and runs in a Web Worker. Measured as a share of the start, so that a loaded machine,
@@ -229,10 +250,12 @@ def test_the_runtime_is_downloaded_once_and_the_page_stays_responsive_in_browser
             fetched = Counter(
                 line.split(" ", 1)[1] for line in _runtime_requests(requests) if line[:4] == "GET "
             )
-            wanted = [f"pypi/{name}" for name in manifest["wheels"]] + ["pyodide.asm.wasm"]
+            wanted = [f"pypi/{name}" for name in manifest["wheels"]]
+            wanted += ["pyodide.asm.wasm", manifest["bytecode"]]
             for name in wanted:
                 assert fetched[f"/_static/pyodide/{name}"] == 1, (name, fetched)
             assert max(fetched.values()) == 1, fetched
+            _uses_bytecode(visit)
             _reruns(visit, "sawtooth")
             requests.clear()
             visit.page.goto(f"{site}/{OTHER}", wait_until="load", timeout=PAGE_LOAD_MS)

@@ -5,11 +5,13 @@
 // tcplab-inbrowser.js starts this worker on the first click of "Run in your browser" and talks
 // to it in messages; the page stays responsive (scrolling, reading, moving a slider) while
 // Python starts and while a model runs.
-//   page -> worker  {type: "start", base, packages, wheels}: load Pyodide from base (the book's
-//                   _static/pyodide/), its packages (checked against its lock file) and the
-//                   wheels, then import tcplab.inbrowser
+//   page -> worker  {type: "start", base, packages, wheels, bytecode}: load Pyodide from base
+//                   (the book's _static/pyodide/), its packages (checked against its lock
+//                   file) and the wheels, unpack the modules compiled ahead (bytecode: their
+//                   zip's URL, or null), then import tcplab.inbrowser
 //   worker -> page  {type: "step", step}: a step of the start has ended (python, packages,
-//                   import); {type: "ready"} or {type: "failed", message} ends it
+//                   bytecode when it was found, import); {type: "ready"} or
+//                   {type: "failed", message} ends it
 //   page -> worker  {type: "chart", id, panel, values} (tcplab.inbrowser.chart_html: the panel's
 //                   chart as HTML) or {type: "python", id, code} (run code, for benchmarks);
 //   worker -> page  {type: "done", id, value} or {type: "done", id, error}
@@ -39,6 +41,23 @@ function load(names) {
     });
 }
 
+// the modules compiled ahead (tcplab-pycache.zip, tcplab.pyodide_site.write_bytecode), where
+// Python's sys.pycache_prefix finds them; without them (not served) Python compiles the
+// sources as it imports them, as it always can, only slower
+function bytecode(url) {
+  return fetch(url)
+    .then(function (response) {
+      if (!response.ok) throw new Error(url + ": " + response.status);
+      return response.arrayBuffer();
+    })
+    .then(function (buffer) {
+      python.unpackArchive(buffer, "zip", { extractDir: "/pycache" });
+      python.runPython("import sys\nsys.pycache_prefix = '/pycache'");
+      post({ type: "step", step: "bytecode" });
+    })
+    .catch(function () {});
+}
+
 function start(message) {
   return Promise.resolve()
     .then(function () {
@@ -56,6 +75,9 @@ function start(message) {
     })
     .then(function () {
       post({ type: "step", step: "packages" });
+      return message.bytecode ? bytecode(message.bytecode) : null;
+    })
+    .then(function () {
       module = python.pyimport("tcplab.inbrowser");
       post({ type: "step", step: "import" });
       post({ type: "ready" });
