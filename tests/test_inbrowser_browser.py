@@ -198,6 +198,26 @@ def test_a_missing_runtime_file_in_browser_points_to_binder(
             visit.close()
 
 
+def test_without_the_compiled_modules_the_panel_still_starts_in_browser(
+    built_book: Path, browser
+) -> None:
+    """The bytecode archive only saves time: a site that does not serve it (a host that
+    drops a file, a partial upload) still gets a working panel, Python compiling the sources."""
+    with serve(built_book, missing={"_static/pyodide/tcplab-pycache.zip"}) as site:
+        visit = Visit(browser, site, PAGE)
+        try:
+            visit.page.locator(".tcplab-inbrowser-run").click(timeout=10_000)
+            _state(visit, "ready", START_MS)
+            steps = json.loads(
+                visit.page.locator(".tcplab-inbrowser").get_attribute("data-timings")
+            )
+            assert "bytecode" not in steps and "import" in steps, steps
+            _drawn(visit, 30_000)
+            assert PANELS["sawtooth"][3] in _title(visit), _title(visit)
+        finally:
+            visit.close()
+
+
 def _runtime_requests(requests: list[str]) -> list[str]:
     return [line for line in requests if " /_static/pyodide/" in line]
 
