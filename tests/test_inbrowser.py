@@ -302,3 +302,28 @@ def test_the_runtime_ships_the_panels_modules_compiled_for_its_python(built_book
     wanted = ["tcplab/inbrowser.py", "altair/__init__.py", "pandas/__init__.py", *panels]
     for source in map(Path, wanted):
         assert f"{site}{source.parent}/{source.stem}.cpython-312.pyc" in names, source
+
+
+def test_the_bytecode_is_compiled_once_per_runtime(tmp_path: Path, monkeypatch) -> None:
+    """Compiling takes some 20 s of a build: a rebuild with the same runtime copies the kept
+    archive; a changed runtime file compiles again (here a stand-in for Node counts runs)."""
+    runs: list[list[str]] = []
+
+    def compile_with_node(command: list[str], **_: object) -> object:
+        runs.append(command)
+        Path(command[-1]).write_bytes(f"archive {len(runs)}".encode())
+        return type("Done", (), {"returncode": 0, "stderr": ""})()
+
+    monkeypatch.setattr(pyodide_site.subprocess, "run", compile_with_node)
+    monkeypatch.setattr(pyodide_site.shutil, "which", lambda name: f"/usr/bin/{name}")
+    runtime, kept = tmp_path / "pyodide", tmp_path / "kept"
+    runtime.mkdir()
+    (runtime / "pyodide.asm.wasm").write_bytes(b"\0asm one")
+    archive = runtime / pyodide_site.BYTECODE
+
+    assert pyodide_site.write_bytecode(tmp_path, runtime, kept) == archive
+    assert pyodide_site.write_bytecode(tmp_path, runtime, kept).read_bytes() == b"archive 1"
+    assert len(runs) == 1  # the same runtime (its archive aside): copied, not compiled
+    (runtime / "pyodide.asm.wasm").write_bytes(b"\0asm two")
+    assert pyodide_site.write_bytecode(tmp_path, runtime, kept).read_bytes() == b"archive 2"
+    assert len(runs) == 2 and len(list(kept.glob("*.zip"))) == 1

@@ -217,29 +217,41 @@ def write_runtime(srcdir: Path, folder: Path) -> Path:
         "bytecode": BYTECODE,
     }
     (target / MANIFEST).write_text(json.dumps(manifest, indent=1), encoding="utf-8")
-    write_bytecode(npm, target)
+    write_bytecode(npm, target, folder.parent / ".tcplab-bytecode")
     return target
 
 
-def write_bytecode(npm: Path, runtime: Path, timeout: float = 600.0) -> Path:
+def write_bytecode(npm: Path, runtime: Path, kept: Path, timeout: float = 600.0) -> Path:
     """Write ``runtime/tcplab-pycache.zip``: Python 3.12 bytecode of every module a panel's
     start imports, compiled by this runtime itself under Node (``pyodide_bytecode.mjs``), so
     that the reader's browser does not compile some 600 modules on every start (about 4 s of
-    a 13 s start here). Written beside, then renamed: a failed build leaves no archive."""
-    node = shutil.which("node")
-    if node is None:
-        raise FileNotFoundError("node is missing: run `make setup` (it installs npm and node)")
+    a 13 s start here). Compiling takes about 20 s, so the archive is kept in ``kept`` under
+    a digest of the runtime and the script: a rebuild with the same runtime (a chapter's text
+    edited) copies it. Written beside, then renamed: a failed build leaves no archive."""
+    (runtime / BYTECODE).unlink(missing_ok=True)  # the key is the runtime without it
+    key = hashlib.sha256(runtime_digest(runtime).encode() + _BYTECODE_SOURCE.read_bytes())
+    cached = kept / f"{key.hexdigest()[:16]}.zip"
+    if not cached.exists():
+        node = shutil.which("node")
+        if node is None:
+            raise FileNotFoundError("node is missing: run `make setup` (it installs npm and node)")
+        kept.mkdir(parents=True, exist_ok=True)
+        partial = kept / (cached.name + ".partial")
+        done = subprocess.run(
+            [node, str(_BYTECODE_SOURCE), str(npm), str(runtime), str(partial)],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
+        if done.returncode != 0 or not partial.exists():
+            partial.unlink(missing_ok=True)
+            raise RuntimeError(f"compiling the panels' bytecode failed:\n{done.stderr[-4000:]}")
+        for old in kept.glob("*.zip"):  # one runtime's archive is kept, not every build's
+            old.unlink()
+        partial.replace(cached)
     partial = runtime / (BYTECODE + ".partial")
-    done = subprocess.run(
-        [node, str(_BYTECODE_SOURCE), str(npm), str(runtime), str(partial)],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
-    if done.returncode != 0 or not partial.exists():
-        partial.unlink(missing_ok=True)
-        raise RuntimeError(f"compiling the panels' bytecode failed:\n{done.stderr[-4000:]}")
+    shutil.copyfile(cached, partial)
     return partial.replace(runtime / BYTECODE)
 
 
