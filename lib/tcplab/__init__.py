@@ -6,7 +6,8 @@ Shared models and infrastructure below, one package per chapter above: closed fo
 claims, charts and panel in :mod:`tcplab.chapters`, the house style of charts and panels in
 :mod:`tcplab.charts` and :mod:`tcplab.widgets`, the experiments by name in
 :mod:`tcplab.registry`, cached results in :mod:`tcplab.cache`, the command line in
-:mod:`tcplab.cli`.
+:mod:`tcplab.cli` (each chapter's subcommand in its package's ``command.py``, declared in
+:mod:`tcplab.commands`).
 """
 
 from importlib.metadata import PackageNotFoundError, version

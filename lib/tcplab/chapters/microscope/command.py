@@ -1,0 +1,82 @@
+"""``tcplab trace``: one TCP flow with chosen packets dropped, every sender event printed (the
+chapter's loss scripts, from the shell). One command, named by the module-level ``NAME``,
+``HELP``, ``add_arguments`` and ``run`` (see :mod:`tcplab.commands`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+__all__ = ["NAME", "HELP", "add_arguments", "run"]
+
+NAME = "trace"
+HELP = "one TCP flow, chosen packets dropped: every sender event (loss script)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    tr = parser
+    tr.add_argument(
+        "--tcp", choices=("tahoe", "reno", "newreno", "aimd", "sack"), default="newreno"
+    )
+    tr.add_argument(
+        "--drop", type=int, action="append", metavar="SEQ",
+        help="drop one more transmission of packet SEQ (repeat: --drop 20 --drop 20 also "
+        "loses its retransmission)",
+    )  # fmt: skip
+    tr.add_argument("--packets", type=int, default=100, help="new packets sent in all, >= 1")
+    tr.add_argument("--window", type=int, default=64, help="most packets in flight, >= 1")
+    tr.add_argument("--rtt-ms", type=float, default=100.0, help="round-trip propagation, ms")
+    tr.add_argument("--rate-mbps", type=float, default=10.0, help="link rate, Mb/s")
+    tr.add_argument("--buffer", type=int, default=1000, help="link buffer in packets")
+    tr.add_argument("--initial-window", type=int, default=1, help="packets, in [1, window]")
+    tr.add_argument("--granularity", type=float, default=0.01, help="timer granularity G, s")
+    tr.add_argument("--min-rto", type=float, default=0.2, help="RTO floor, s")
+    tr.add_argument("--max-rto", type=float, default=64.0, help="RTO cap, s, >= min-rto")
+    tr.add_argument("--a", type=float, help="aimd: packets added per RTT (1)")
+    tr.add_argument("--beta", type=float, help="aimd: window multiplied by beta on a loss (0.5)")
+    tr.add_argument(
+        "--json", action="store_true",
+        help="print one JSON object (ssthresh is null while still infinite)",
+    )  # fmt: skip
+
+
+def run(args: argparse.Namespace) -> int:
+    from tcplab.packet.trace import run_trace  # simpy is only needed here
+
+    aimd = {k: v for k, v in (("a", args.a), ("beta", args.beta)) if v is not None}
+    if aimd and args.tcp != "aimd":
+        raise ValueError(f"--a/--beta only apply to --tcp aimd, not {args.tcp!r}")
+    trace = run_trace(
+        args.tcp,
+        args.drop or (),
+        packets=args.packets,
+        window=args.window,
+        rtt_ms=args.rtt_ms,
+        rate_mbps=args.rate_mbps,
+        buffer=args.buffer,
+        initial_window=args.initial_window,
+        granularity=args.granularity,
+        min_rto=args.min_rto,
+        max_rto=args.max_rto,
+        **aimd,
+    )
+    if args.json:
+        print(json.dumps(trace.to_dict()))
+        return 0
+    head = ("t (s)", "event", "seq", "cwnd", "ssthresh", "rto (s)", "rtt (s)")
+    print("{:>10} {:<16} {:>5} {:>8} {:>8} {:>7} {:>8}".format(*head))
+    for row in trace.records:
+        ssthresh = "inf" if row["ssthresh"] is None else f"{row['ssthresh']:.2f}"
+        rtt = "-" if row["rtt_sample"] is None else f"{row['rtt_sample']:.4f}"
+        print(
+            f"{row['t']:>10.4f} {row['event']:<16} {row['seq']:>5} {row['cwnd']:>8.2f} "
+            f"{ssthresh:>8} {row['rto']:>7.3f} {rtt:>8}"
+        )
+    done = trace.completion_s
+    print(
+        f"fast retransmits {trace.fast_retransmits}, time-outs {trace.timeouts}, "
+        f"retransmits {trace.retransmits}, completed at "
+        + ("never" if done is None else f"{done:.4f} s")
+    )
+    return 0
