@@ -97,6 +97,11 @@ TABLE: tuple[tuple[str, str, str], ...] = (
         "Lee et al. (2012): N parallel finite transfers on an emulated path",
         f"{_CHAPTERS}.lee.command",
     ),
+    (
+        "claims",
+        "the reproduction ledger: every item of every paper and its status",
+        "tcplab.ledger.command",
+    ),
     ("list", "list the experiments behind the book", "tcplab.cli"),
     ("run", "run one experiment and print its table", "tcplab.cli"),
     ("data", "recompute the full-scale results in data/", "tcplab.cli"),
