@@ -210,7 +210,7 @@ def test_the_cli_offers_every_variant():
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["--packets", "0"], ["packets=0", "[1, inf)"]),
+        (["--packets", "0"], ["--packets", "packets=0", "[1, 100000]"]),
         (["--window", "0"], ["window=0", "[1, inf)"]),
         (["--drop", "100"], ["drop=100", "[0, 99]"]),
         (["--drop", "-1"], ["drop=-1", "[0, 99]"]),

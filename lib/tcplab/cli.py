@@ -1,7 +1,10 @@
 """The ``tcplab`` command line: run any model or experiment, print JSON or CSV.
 
-Every bad argument ends in one line on stderr that names the parameter, its value and the
-allowed range, and a non-zero exit status; never a traceback.
+The entry point, and the commands that belong to no chapter (list, run, data); each chapter's
+command lives in its package (``command.py``), declared in :mod:`tcplab.commands` and imported
+only when it runs. Every bad argument ends in one line on stderr that names the flag, its value
+and the allowed range (:mod:`tcplab.flags`), an unusable folder or output one line naming the
+path (:mod:`tcplab.writable`), Ctrl-C one line and status 130; never a traceback.
 """
 
 from __future__ import annotations
@@ -12,25 +15,18 @@ import os
 import sys
 import time
 from collections.abc import Iterable, Sequence
-from typing import NoReturn
 
-from . import __version__, commands
-from .commands import Command, UsageError
+from . import __version__, commands, flags, writable
+from .commands import Command, Parser, UsageError
 
 __all__ = ["main", "COMMANDS"]
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:  # argparse would print the usage and exit
-        raise UsageError(message)
 
 
 # -- the commands that belong to no chapter (list, run, data) -------------------------------
 def _list(args: argparse.Namespace) -> int:
     from . import registry
 
-    for name, experiment in sorted(registry.REGISTRY.items()):
-        print(f"{name:28} {experiment.description}")
+    print("\n".join(f"{n:28} {e.description}" for n, e in sorted(registry.REGISTRY.items())))
     return 0
 
 
@@ -47,6 +43,8 @@ def _run_arguments(run: argparse.ArgumentParser) -> None:
 def _run(args: argparse.Namespace) -> int:
     from . import registry
 
+    if args.scale == "quick" and os.environ.get(registry.QUICK_CACHE):  # written to: try it
+        writable.check_folder(os.environ[registry.QUICK_CACHE])
     table = registry.run(args.name, scale=args.scale, seed=args.seed, refresh=args.refresh)
     if args.format == "json":
         print(table.to_json(orient="records"))
@@ -74,11 +72,11 @@ def _data_arguments(data: argparse.ArgumentParser) -> None:
         help="local: on a Dask LocalCluster of this machine (one process per core)",
     )  # fmt: skip
     data.add_argument(
-        "--cluster-workers", type=int, metavar="N", help="worker processes of --cluster local"
+        "--cluster-workers", type=int, metavar="N", help="--cluster local's processes, 1-1024"
     )
     data.add_argument(
-        "--timeout", type=float, default=10.0, metavar="SECONDS",
-        help="how long to wait for --scheduler to answer (default 10)",
+        "--timeout", type=float, metavar="SECONDS",
+        help="how long to wait for --scheduler to answer, in [0.1, 3600] (default 10)",
     )  # fmt: skip
 
 
@@ -89,24 +87,28 @@ def _executor(args: argparse.Namespace) -> contextlib.AbstractContextManager[obj
 
     if args.cluster_workers is not None and args.cluster is None:
         raise ValueError(f"--cluster-workers={args.cluster_workers} needs --cluster local")
+    if args.timeout is not None and args.scheduler is None:
+        raise ValueError(f"--timeout={args.timeout:g} applies to --scheduler only")
     if args.scheduler is None and args.cluster is None:
         return contextlib.nullcontext()
     from .cluster import dask_executor  # imports Dask: only when asked for
 
-    check_range("--timeout", args.timeout, 0.1, 3600.0)
     if args.scheduler is not None:
-        return dask_executor(args.scheduler, timeout=args.timeout)
+        timeout = 10.0 if args.timeout is None else args.timeout
+        return dask_executor(args.scheduler, timeout=check_range("--timeout", timeout, 0.1, 3600))
     workers = (os.cpu_count() or 1) if args.cluster_workers is None else args.cluster_workers
     return dask_executor(local_workers=check_int("--cluster-workers", workers, 1, 1024))
 
 
 def _data(args: argparse.Namespace) -> int:
-    from . import registry
-    from .checks import check_choice
+    from . import cache, registry
+    from .checks import check_choice, check_int
 
     names = args.only or sorted(registry.REGISTRY)
-    for name in names:  # refuse a bad name before any long computation starts
-        check_choice("experiment", name, registry.REGISTRY)
+    for name in names:  # refuse a bad name, or a folder that cannot hold the results, first
+        check_choice("--only", name, registry.REGISTRY)
+    check_int("--seed", args.seed, 0)
+    writable.check_folder(cache.DATA_DIR)
     with _executor(args):
         try:
             return _compute(names, args)
@@ -151,13 +153,14 @@ COMMANDS = (
 
 
 # -- the entry point ------------------------------------------------------------------------
-def _parser(names: Iterable[str] | None = None) -> _Parser:
+def _parser(names: Iterable[str] | None = None) -> Parser:
     """The parser of every command, each listed with its one-line help; only the commands in
     ``names`` (all when None) get their flags, which imports their modules."""
-    parser = _Parser(prog="tcplab", description=__doc__.splitlines()[0])
+    parser = Parser(prog="tcplab", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"tcplab {__version__}")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     subparsers.required = True
+    parser.subcommands = subparsers.choices
     wanted = None if names is None else set(names)
     for name, help_text, _ in commands.TABLE:
         sub = subparsers.add_parser(name, help=help_text)
@@ -168,26 +171,28 @@ def _parser(names: Iterable[str] | None = None) -> _Parser:
     return parser
 
 
-def _named(argv: Sequence[str]) -> list[str]:
-    """The command an argument list names: its first word that is not an option."""
-    return [word for word in argv if not word.startswith("-")][:1]
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``tcplab`` command; returns the exit status."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    named = [word for word in argv if not word.startswith("-")][:1]  # the command, if any
+    command = None
     try:
-        args = _parser(_named(argv)).parse_args(argv)
-        return args.handler(args)
+        parser = _parser(named)
+        command = parser.subcommands.get(named[0]) if named else None
+        # argparse prints --help, a command prints its results: a failed write is OutputError
+        return writable.printing(lambda: (args := parser.parse_args(argv)).handler(args))
     except (UsageError, ValueError) as error:
-        print(f"tcplab: error: {error}", file=sys.stderr)
-        return 2
+        message, status = f"error: {flags.one_line(str(error), argv, command)}", 2
     except BrokenPipeError:  # output piped into `head`: not an error of ours
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115  (stop the flush at exit failing)
         return 0
+    except (OSError, writable.OutputError) as error:  # a folder, or the output, not writable
+        message, status = f"error: {writable.describe(error)}", 1
     except KeyboardInterrupt:
-        print("tcplab: interrupted; data/ holds only complete results", file=sys.stderr)
-        return 130
+        done = "; data/ holds only complete results" if named in (["data"], ["run"]) else ""
+        message, status = f"interrupted{done}", 130
+    print(f"tcplab: {message}", file=sys.stderr)  # one line, never a traceback
+    return status
 
 
 if __name__ == "__main__":

@@ -22,14 +22,37 @@ from __future__ import annotations
 
 import argparse
 import importlib
-from collections.abc import Callable
-from typing import Any, NamedTuple
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, NamedTuple, NoReturn
 
-__all__ = ["Command", "TABLE", "UsageError", "load", "print_summary"]
+__all__ = ["Command", "Parser", "TABLE", "UsageError", "load", "print_summary"]
 
 
 class UsageError(Exception):
     """A bad command line; its message is printed as one line."""
+
+
+class Parser(argparse.ArgumentParser):
+    """The parser of ``tcplab`` and of each command: an error is a :class:`UsageError` in the
+    one style of :func:`tcplab.flags.one_line`, instead of argparse's usage and exit."""
+
+    subcommands: Mapping[str, argparse.ArgumentParser]  # the top level's, by name
+    words: Sequence[str] = ()  # what the last parse read, for the messages
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        self.words = list(sys.argv[1:] if args is None else args)
+        return super().parse_known_args(args, namespace)
+
+    def error(self, message: str) -> NoReturn:
+        from .flags import one_line
+
+        unknown = [w for w in self.words if w.startswith("-")][:1]
+        if message.endswith("required: COMMAND") and unknown:  # tcplab --bogus
+            message = f"unrecognized option {unknown[0]}: give a COMMAND first (tcplab --help)"
+        raise UsageError(one_line(message, self.words, None))
 
 
 class Command(NamedTuple):

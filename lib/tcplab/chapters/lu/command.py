@@ -4,6 +4,15 @@ run of the paper's scenarios.
 
 Three commands in one module: :data:`COMMANDS`, a tuple of :class:`tcplab.commands.Command`
 (the convention of :mod:`tcplab.commands` for a module with several commands).
+
+Their size flags are bounded. ``predict`` evaluates a closed form: up to
+:data:`tcplab.flags.MOST_FLOWS_PREDICTED` flows. ``lu`` and ``tame`` run the paper's 100 s
+scenarios in the packet model, whose cost is set by the bottleneck's rate more than by the
+flows (measured on the book's two-core machine, one core: scenario 1, 1.5 Mb/s, 31 + 30
+flows: 1.3 s, 1000 + 1000 flows: 2.3 s; scenario 2, 100 Mb/s, 1000 flows: 29 s; scenario 4,
+1 Gb/s, one flow: 5 s, 31 flows and 10 cross-traffic flows about 100 s): at most
+:data:`MOST_FLOWS` parallel and cross-traffic flows each. The 1 Gb/s scenarios 4 and 5 cost
+up to minutes per run; their grids belong to ``tcplab data`` (lu-gigabit) on a cluster.
 """
 
 from __future__ import annotations
@@ -15,9 +24,11 @@ import time
 
 from tcplab.checks import check_int
 from tcplab.commands import Command, UsageError, print_summary
-from tcplab.flags import levels, probe_pairs
+from tcplab.flags import LARGER_RUNS, MOST_FLOWS_PREDICTED, levels, probe_pairs
 
 __all__ = ["COMMANDS"]
+
+MOST_FLOWS = 1000  # parallel flows, and cross-traffic flows, of one run of a scenario
 
 
 def _finite(value: float) -> float | None:
@@ -29,9 +40,13 @@ def _predict_arguments(parser: argparse.ArgumentParser) -> None:
     pre = parser
     pre.add_argument(
         "--probe", action="append", metavar="N:THROUGHPUT",
-        help="throughput measured with N parallel flows (repeat: two probes, three for full2)",
+        help="throughput measured with N parallel flows, N in [1, "
+        f"{MOST_FLOWS_PREDICTED}] (repeat: two probes, three for full2)",
     )  # fmt: skip
-    pre.add_argument("--flows", default="1-31", help="numbers of flows to predict: A-B or A,B,...")
+    pre.add_argument(
+        "--flows", default="1-31",
+        help=f"numbers of flows to predict: A-B or A,B,..., in [1, {MOST_FLOWS_PREDICTED}]",
+    )  # fmt: skip
     pre.add_argument("--model", choices=("partial2", "linear", "full2"), default="partial2")
     pre.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -74,14 +89,25 @@ def _scenario_flag(scenario: int) -> int:
 
 def _tame_arguments(parser: argparse.ArgumentParser) -> None:
     tam = parser
-    tam.add_argument("--scenario", type=int, required=True, help="Lu et al.'s scenario, 1-6")
-    tam.add_argument("--cross", type=int, default=10, help="cross-traffic flows, >= 0")
+    tam.add_argument(
+        "--scenario", type=int, required=True,
+        help="Lu et al.'s scenario, 1-6 (4 and 5, at 1 Gb/s, take minutes per run)",
+    )  # fmt: skip
+    tam.add_argument(
+        "--cross", type=int, default=10, help=f"cross-traffic flows, in [0, {MOST_FLOWS}]"
+    )
     tam.add_argument(
         "--max-impact", type=float, required=True,
         help="largest relative drop of each cross flow's throughput allowed, in (0, 1)",
     )  # fmt: skip
-    tam.add_argument("--probes", default="1,10", help="the two probes' numbers of flows")
-    tam.add_argument("--max-flows", type=int, default=31, help="most flows considered, >= 1")
+    tam.add_argument(
+        "--probes", default="1,10",
+        help=f"the two probes' numbers of flows, A,B: exactly two, in [1, {MOST_FLOWS}]",
+    )  # fmt: skip
+    tam.add_argument(
+        "--max-flows", type=int, default=31,
+        help=f"most flows considered, in [1, {MOST_FLOWS}]",
+    )  # fmt: skip
     tam.add_argument(
         "--min-gain", type=float, default=0.01,
         help="stop when one more flow adds less than this fraction (0.01)",
@@ -89,6 +115,7 @@ def _tame_arguments(parser: argparse.ArgumentParser) -> None:
     tam.add_argument("--queue", choices=("droptail", "red"), default="droptail")
     tam.add_argument("--seed", type=int, default=0)
     tam.add_argument("--json", action="store_true", help="print one JSON object")
+    tam.epilog = LARGER_RUNS
 
 
 def _tame(args: argparse.Namespace) -> int:
@@ -97,15 +124,19 @@ def _tame(args: argparse.Namespace) -> int:
     scenario = _scenario_flag(args.scenario)
     if not 0.0 < args.max_impact < 1.0:
         raise UsageError(f"--max-impact={args.max_impact:g} is outside the allowed range (0, 1)")
-    probes = levels("--probes", args.probes)
-    if len(probes) != len(args.probes.split(",")) or len(probes) < 2:
+    probes = levels("--probes", args.probes, MOST_FLOWS)
+    if "-" in args.probes or len(probes) != len(args.probes.split(",")) or len(probes) != 2:
         raise UsageError(
-            f"--probes {args.probes}: two different numbers of flows in [1, inf), e.g. 1,10"
+            f"--probes {args.probes}: exactly two different numbers of flows in "
+            f"[1, {MOST_FLOWS}], e.g. 1,10"
         )
+    max_flows = check_int("max_flows", args.max_flows, 1, MOST_FLOWS)
     started = time.perf_counter()
-    probe = PacketProbe(scenario, check_int("cross", args.cross, 0), args.queue, args.seed)
+    probe = PacketProbe(
+        scenario, check_int("cross", args.cross, 0, MOST_FLOWS), args.queue, args.seed
+    )
     advice = tame_parallel_tcp(
-        probe, args.max_impact, probes=probes, max_flows=args.max_flows, min_gain=args.min_gain
+        probe, args.max_impact, probes=probes, max_flows=max_flows, min_gain=args.min_gain
     )
     chosen = probe.run(advice.flows)
     base = probe.run(1).cross_bytes_per_s
@@ -133,12 +164,20 @@ def _tame(args: argparse.Namespace) -> int:
 
 def _lu_arguments(parser: argparse.ArgumentParser) -> None:
     lu = parser
-    lu.add_argument("--scenario", type=int, required=True, help="Lu et al.'s scenario, 1-6")
-    lu.add_argument("--flows", type=int, required=True, help="parallel TCP flows, >= 1")
-    lu.add_argument("--cross", type=int, required=True, help="cross-traffic flows, >= 0")
+    lu.add_argument(
+        "--scenario", type=int, required=True,
+        help="Lu et al.'s scenario, 1-6 (4 and 5, at 1 Gb/s, take minutes)",
+    )  # fmt: skip
+    lu.add_argument(
+        "--flows", type=int, required=True, help=f"parallel TCP flows, in [1, {MOST_FLOWS}]"
+    )
+    lu.add_argument(
+        "--cross", type=int, required=True, help=f"cross-traffic flows, in [0, {MOST_FLOWS}]"
+    )
     lu.add_argument("--queue", choices=("droptail", "red"), default="droptail")
     lu.add_argument("--seed", type=int, default=0)
     lu.add_argument("--json", action="store_true", help="print one JSON object")
+    lu.epilog = LARGER_RUNS
 
 
 def _lu(args: argparse.Namespace) -> int:
@@ -146,8 +185,9 @@ def _lu(args: argparse.Namespace) -> int:
 
     scenario = _scenario_flag(args.scenario)
     started = time.perf_counter()
-    cross = check_int("cross", args.cross, 0)
-    result = run_scenario(scenario, check_int("flows", args.flows, 1), cross, args.queue, args.seed)
+    cross = check_int("cross", args.cross, 0, MOST_FLOWS)
+    flows = check_int("flows", args.flows, 1, MOST_FLOWS)
+    result = run_scenario(scenario, flows, cross, args.queue, args.seed)
     summary = {
         "scenario": scenario,
         "flows": args.flows,

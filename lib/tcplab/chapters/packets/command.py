@@ -2,6 +2,11 @@
 (DropTail, RED, the threshold-dropper) and sender knobs the chapter varies. One command,
 named by the module-level ``NAME``, ``HELP``, ``add_arguments`` and ``run`` (see
 :mod:`tcplab.commands`).
+
+Its size flags are bounded, each and together: a run's cost is its bottleneck packets (the
+model simulated 35 000 to 60 000 of them per second of one core, measured on the book's
+two-core machine), about ``--rate-mbps x --duration / --packet-bytes``; at most
+:data:`MOST_PACKETS` of them, a couple of minutes.
 """
 
 from __future__ import annotations
@@ -9,25 +14,43 @@ from __future__ import annotations
 import argparse
 import json
 
-from tcplab.checks import check_range
+from tcplab.checks import check_int, check_range
 from tcplab.commands import UsageError
+from tcplab.flags import LARGER_RUNS, budget
 
 __all__ = ["NAME", "HELP", "add_arguments", "run"]
 
 NAME = "packet"
 HELP = "N TCP flows on a dumbbell, packet-level (simpy)"
+MOST_FLOWS = 1000
+MOST_BUFFER = 1_000_000
+MOST_RATE_MBPS = 10_000.0
+MOST_DURATION = 3600.0
+MOST_PACKETS = 5e6  # bottleneck packets, rate x duration / packet size: about 2 minutes
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     pkt = parser
-    pkt.add_argument("--flows", type=int, default=10, help="number of TCP flows, >= 1")
+    pkt.add_argument(
+        "--flows", type=int, default=10, help=f"number of TCP flows, in [1, {MOST_FLOWS}]"
+    )
     pkt.add_argument("--queue", choices=("droptail", "red", "threshold"), default="droptail")
-    pkt.add_argument("--buffer", type=int, default=100, help="bottleneck buffer in packets")
-    pkt.add_argument("--rate-mbps", type=float, default=10.0, help="bottleneck rate, Mb/s")
+    pkt.add_argument(
+        "--buffer", type=int, default=100,
+        help=f"bottleneck buffer in packets, in [1, {MOST_BUFFER:g}]",
+    )  # fmt: skip
+    pkt.add_argument(
+        "--rate-mbps", type=float, default=10.0,
+        help=f"bottleneck rate, Mb/s, in (0, {MOST_RATE_MBPS:g}]",
+    )  # fmt: skip
     pkt.add_argument("--delay-ms", type=float, default=25.0, help="bottleneck one-way delay")
     pkt.add_argument("--access-mbps", type=float, default=100.0, help="access link rate, Mb/s")
     pkt.add_argument("--access-delay-ms", type=float, default=0.0, help="access one-way delay")
-    pkt.add_argument("--duration", type=float, default=60.0, help="simulated seconds")
+    pkt.add_argument(
+        "--duration", type=float, default=60.0,
+        help=f"simulated seconds, in (0, {MOST_DURATION:g}]; rate x duration / packet size "
+        f"at most {MOST_PACKETS:g} packets",
+    )  # fmt: skip
     pkt.add_argument("--warmup", type=float, default=10.0, help="seconds not measured")
     pkt.add_argument("--tcp", choices=("tahoe", "reno", "newreno", "sack"), default="newreno")
     pkt.add_argument("--packet-bytes", type=int, default=1500)
@@ -59,11 +82,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     pkt.add_argument("--seed", type=int, default=0)
     pkt.add_argument("--json", action="store_true", help="print one JSON object")
+    pkt.epilog = LARGER_RUNS
 
 
 def run(args: argparse.Namespace) -> int:
     from tcplab import packet  # simpy is only needed here
 
+    check_int("flows", args.flows, 1, MOST_FLOWS)
+    check_int("buffer", args.buffer, 1, MOST_BUFFER)
+    rate = check_range("rate_mbps", args.rate_mbps, 0.0, MOST_RATE_MBPS, low_open=True)
+    duration = check_range("duration", args.duration, 0.0, MOST_DURATION, low_open=True)
+    size = check_int("packet_bytes", args.packet_bytes, 1)
+    what = f"--rate-mbps x --duration / --packet-bytes = {rate:g} Mb/s x {duration:g} s / {size} B"
+    budget(what, rate * 1e6 / 8 * duration / size, MOST_PACKETS)
+    red_max = 0.8 * args.buffer  # RED's max_th when not given (tcplab.packet.queues)
+    if args.queue == "red" and args.max_th is None and (args.min_th or 0.0) >= red_max:
+        raise UsageError(
+            f"--min-th={args.min_th:g} is outside the allowed range [0, {red_max:g}): below "
+            f"max_th, 0.8 x --buffer unless --max-th is given"
+        )
     hold = None if args.hold_ms is None else check_range("hold_ms", args.hold_ms, 0.0) / 1e3
     min_rto = check_range("min_rto_ms", args.min_rto_ms, 0.0, low_open=True) / 1e3
     flags = {"min_th": "--min-th", "max_th": "--max-th", "max_p": "--max-p", "hold": "--hold-ms"}
