@@ -78,6 +78,7 @@ def _test_exists(name: str) -> bool:
 @pytest.mark.parametrize("entry", ENTRIES, ids=IDS)
 def test_every_entry_is_complete(entry: ledger.Entry) -> None:
     where = f"{entry.chapter}/ledger.toml, {entry.key}"
+    assert "TODO" not in entry.reason, f"{where}: the reason is still to be written"
     if entry.status == "not attempted":
         assert entry.reason, f"{where}: not attempted without a reason"
         return
