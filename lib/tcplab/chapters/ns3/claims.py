@@ -117,7 +117,7 @@ def difference_tolerance(
     """The rule for two simulators: the 95% interval of the difference of their means,
     sqrt(h_ns3^2 + h_tcplab^2), each h the 95% half-width of one side's mean over its runs
     (``runs``: ns-3's, tcplab's), stated in the rule's sentence."""
-    half = float(np.hypot(h_ns3, h_tcplab))
+    half = tolerance.difference(h_tcplab, h_ns3)
     made = tolerance.exact(half_width=half)
     n3, ours = runs
     mine = (
