@@ -27,6 +27,9 @@ __all__ = [
     "within_table",
     "advisor_table",
     "paths_table",
+    "loss_ratio_table",
+    "zero_loss_table",
+    "within_scenario_table",
 ]
 
 _QUEUE = {"droptail": "DropTail", "red": "RED"}
@@ -193,4 +196,49 @@ def paths_table(path_table: pd.DataFrame) -> Table:
             "window": "TCP buffer",
         },
         {"mean": 3, "std": 3, "rate_mbps": 1, "delay_ms": 0},
+    )
+
+
+def loss_ratio_table(summary: pd.DataFrame) -> Table:
+    """Sec. V.A's assumption: :func:`.section5.loss_ratio_summary` in words."""
+    frame = summary.assign(queue=summary["queue"].map(_QUEUE))
+    return show(
+        frame,
+        {
+            "scenario": "scenario",
+            "queue": "queue",
+            "runs": "runs with cross traffic",
+            "no_cross_loss": "runs without any cross-traffic loss",
+            "median": "median loss ratio, parallel / cross",
+            "geometric_mean": "geometric mean",
+            "max": "largest",
+        },
+        {"median": 2, "geometric_mean": 2, "max": 1},
+    )
+
+
+def zero_loss_table(zero: pd.DataFrame) -> Table:
+    """Where the cross traffic lost nothing: per scenario and cross-traffic level, the
+    numbers of parallel connections (:func:`.section5.zero_cross_loss`)."""
+    grouped = zero.groupby(["scenario", "cross"])["flows"].apply(
+        lambda n: ", ".join(str(int(v)) for v in sorted(n))
+    )
+    frame = grouped.rename("flows").reset_index()
+    return show(
+        frame,
+        {"scenario": "scenario", "cross": "cross-traffic connections", "flows": "at n ="},
+    )
+
+
+def within_scenario_table(by_scenario: pd.DataFrame, limit: float = 0.25) -> Table:
+    """Fig. 14's statistic per scenario (:func:`.section5.within_by_scenario`)."""
+    return show(
+        by_scenario,
+        {
+            "scenario": "scenario",
+            "estimates": "estimates",
+            "within": f"within {limit:g}",
+            "mean_error": "mean error",
+        },
+        {"within": "0%", "mean_error": 3},
     )
