@@ -1,5 +1,5 @@
 """The window and slow-start threshold of one connection alone in scenarios 2 and 3 (the
-chapter's own seeded runs, Reno and NewReno): ``lu-trace``, read by
+chapter's own seeded runs; ``tcps`` may add NewReno): ``lu-trace``, read by
 :func:`~tcplab.chapters.lu.traced.simulate_traced`.
 """
 
@@ -26,7 +26,7 @@ class TraceParams:
     ``fine_span`` seconds after its start and every ``coarse`` seconds after."""
 
     scenarios: tuple[int, ...] = (2, 3)
-    tcps: tuple[str, ...] = ("reno", "newreno")
+    tcps: tuple[str, ...] = ("reno",)
     fine: float = 0.01
     fine_span: float = 2.0
     coarse: float = 0.5

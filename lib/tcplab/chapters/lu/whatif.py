@@ -8,8 +8,8 @@ so that the effect can be seen to go away (or not).
   paper: DropTail and RED alike outside scenario 1; and scenario 6's lock-out at 10 cross
   flows); NewReno for one connection alone in scenario 3 (no chain of Reno halvings and
   time-out after the first slow start).
-* ``lu-transient`` (:func:`transient`): scenario 3 without cross traffic, one and 31
-  connections, in a longer run measured only after the start-up transient
+* ``lu-transient`` (:func:`transient`): scenario 3 without cross traffic, one connection, in
+  a longer run measured only after the start-up transient
   (:func:`~tcplab.chapters.lu.traced.simulate_traced`).
 """
 
@@ -102,7 +102,7 @@ class TransientParams:
     ``LATE[k][0]`` seconds and measured from ``LATE[k][1]``."""
 
     scenarios: tuple[int, ...] = (3,)
-    flows: tuple[int, ...] = (1, 31)
+    flows: tuple[int, ...] = (1,)
     late: tuple[tuple[int, float, float], ...] = tuple((k, *v) for k, v in LATE.items())
     workers: int = 2
 
