@@ -28,12 +28,6 @@ EXPERIMENTS = (
         "Figs. 6-7: the 1 Gb/s scenarios 4 and 5 at the probe levels, 10 cross flows",
     ),
     Experiment(
-        "lu-nocross",
-        "tcplab.chapters.lu.nocross:nocross",
-        "tcplab.chapters.lu.nocross:NoCrossParams",
-        "Figs. 6a-7a, 13a: the 1 Gb/s scenarios 4 and 5 with 0 and 5 cross flows",
-    ),
-    Experiment(
         "lu-variants",
         "tcplab.chapters.lu.whatif:variants",
         "tcplab.chapters.lu.whatif:VariantsParams",

@@ -25,6 +25,7 @@ from tcplab.ledger.tolerance import Tolerance
 from tcplab.theory import lu as theory
 
 from . import analysis as an
+from . import mechanisms
 from . import section5 as s5
 from .analysis import CROSS, PARALLEL
 
@@ -38,7 +39,7 @@ __all__ = [
     "scenario_table",
 ]
 
-TABLES = ("lu-scenarios", "lu-sensitivity", "lu-paths", "lu-gigabit")
+TABLES = ("lu-scenarios", "lu-sensitivity", "lu-paths", "lu-gigabit", "lu-trace")
 #: where the quick grid (scenario 1, 1-15 flows, 0-15 cross flows, one replica) does not reach
 #: the regime a verdict depends on, or has too few runs to resolve it, its own verdict:
 #: DropTail's starvation shows from 20 cross flows on; the cross traffic's estimate and the
@@ -550,7 +551,8 @@ PAPER_DELAYS_MS = {1: 20.0, 2: 20.0, 3: 50.0, 4: 50.0, 5: 50.0, 6: 20.0}  # Fig.
 
 def scenario_table(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     """Every run of the six scenarios: ``lu-scenarios`` with the 1 Gb/s runs of
-    ``lu-gigabit`` and ``lu-nocross`` (when given) that it does not have itself."""
+    ``lu-gigabit`` (and of a table of the same runs at other cross-traffic levels,
+    ``lu-nocross``, when given) that it does not have itself."""
     table = tables["lu-scenarios"]
     parts = [table]
     for name in ("lu-gigabit", "lu-nocross"):
@@ -570,6 +572,7 @@ def chapter_claims(tables: Mapping[str, pd.DataFrame]) -> dict[str, Claim]:
         **_prediction_claims(table, paths),
         **_assumption_claims(table),
         **_impact_claims(table),
+        **mechanisms.mechanism_claims(tables, table),
     }
 
 
@@ -590,6 +593,7 @@ def chapter_numbers(
     numbers: dict[str, float | int | str] = {
         "runs": len(table),
         "packets_total": float(table["packets"].sum()),
+        "packets_total_m": float(tables["lu-scenarios"]["packets"].sum() / 1e6),
         "pair_10": float(pairs.loc["(1, 10)", "mean_abs"]),
         "pair_2": float(pairs.loc["(1, 2)", "mean_abs"]),
         "pair_8": float(pairs.loc["(1, 8)", "mean_abs"]),
@@ -613,6 +617,8 @@ def chapter_numbers(
         "paper_paths_std": float(PAPER_PATHS["std"].median()),
     }
     numbers.update(_section5_numbers(table, imp))
+    numbers.update(_cost_numbers())
+    numbers.update(mechanisms.mechanism_numbers(tables, table))
     if _has(table, 1, 5):
         numbers["s1_stolen"] = stolen_share(table, 1, 5)
     if _has(table, 1):
@@ -632,10 +638,42 @@ def chapter_numbers(
         numbers["s4_total_first"] = float(first["total"] / capacity)
         numbers["s4_total_last"] = float(last["total"] / capacity)
         numbers["s4_one_mbps"] = float(first["parallel"] * 8 / 1e6)
+    if _has(table, 4, 0):
+        alone = curve(table, 4, 0)
+        numbers["s4_alone_31_mb"] = float(alone["parallel"].iloc[-1] / 1e6)
+        numbers["s4_alone_gain"] = gain(table, 4, 0)
+    if _has(table, 4, 10):
+        last = curve(table, 4, 10).iloc[-1]
+        numbers["s4_par_31_10_mb"] = float(last["parallel"] / 1e6)
+        numbers["s4_total_31_10_mb"] = float(last["total"] / 1e6)
+    for r in s5.PAPER_LEVELS:
+        book = s5.book_level(table, r)
+        if book is not None:
+            numbers[f"level_s{r.scenario}_{r.flows}_gap"] = book / r.value - 1.0
     if _has(table, 5):
         numbers["s5_cross_change"] = cross_change(table, 5)
         numbers["s5_linearity"] = linearity(table, 5, 10 if _has(table, 5, 10) else 0)
     return numbers
+
+
+def _cost_numbers() -> dict[str, float]:
+    """The shipped ``lu-scenarios`` table's bottleneck packets and wall time (its meta.json),
+    for the appendix on the grid's cost; nothing when data/ does not have it."""
+    from tcplab import cache
+
+    found = cache.load(cache.Entry("lu-scenarios"))
+    if found is None:
+        return {}
+    runs, meta = found
+    wall = float(meta.get("wall_s", 0.0))
+    workers = max(int(meta.get("params", {}).get("workers", 1)), 1)
+    if wall <= 0:
+        return {}
+    packets = float(runs["packets"].sum())
+    return {
+        "scenarios_wall_min": wall / 60.0,
+        "scenarios_rate_k": packets / wall / workers / 1e3,
+    }
 
 
 def _section5_numbers(table: pd.DataFrame, imp: pd.DataFrame) -> dict[str, float | int | str]:

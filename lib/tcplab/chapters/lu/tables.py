@@ -30,6 +30,8 @@ __all__ = [
     "loss_ratio_table",
     "zero_loss_table",
     "within_scenario_table",
+    "levels_table",
+    "walls_table",
 ]
 
 _QUEUE = {"droptail": "DropTail", "red": "RED"}
@@ -241,4 +243,55 @@ def within_scenario_table(by_scenario: pd.DataFrame, limit: float = 0.25) -> Tab
             "mean_error": "mean error",
         },
         {"within": "0%", "mean_error": 3},
+    )
+
+
+def levels_table(table: pd.DataFrame, readings: Iterable[object]) -> Table:
+    """The paper's plot readings (:data:`.section5.PAPER_LEVELS`) beside the book's runs
+    without cross traffic (:func:`.section5.book_level`; blank where the book has no run)."""
+    from .section5 import book_level
+
+    rows = []
+    for r in readings:
+        book = book_level(table, r)  # type: ignore[arg-type]
+        rows.append(
+            {
+                "scenario": r.scenario,  # type: ignore[attr-defined]
+                "flows": str(r.flows),  # type: ignore[attr-defined]
+                "figure": r.figure,  # type: ignore[attr-defined]
+                "paper": r.value / 1e6,  # type: ignore[attr-defined]
+                "resolution": r.resolution / 1e6,  # type: ignore[attr-defined]
+                "book": (book / 1e6) if book is not None else float("nan"),
+            }
+        )
+    return show(
+        pd.DataFrame(rows),
+        {
+            "scenario": "scenario",
+            "flows": "parallel connections",
+            "figure": "read off",
+            "paper": "paper, read (MB/s)",
+            "resolution": "± (MB/s)",
+            "book": "book (MB/s)",
+        },
+        {"paper": 2, "resolution": 2, "book": 2},
+    )
+
+
+def walls_table(names: Iterable[str]) -> Table:
+    """The wall time each stored table took (its ``.meta.json``), for the tables in data/."""
+    from tcplab import cache
+
+    rows = []
+    for name in names:
+        found = cache.load(cache.Entry(name))
+        if found is None:
+            continue
+        meta = found[1]
+        rows.append({"table": name, "rows": int(meta.get("rows", 0)),
+                     "wall": float(meta.get("wall_s", float("nan"))) / 60.0})  # fmt: skip
+    return show(
+        pd.DataFrame(rows, columns=["table", "rows", "wall"]),
+        {"table": "table", "rows": "runs (rows)", "wall": "wall time (min)"},
+        {"wall": 1},
     )
