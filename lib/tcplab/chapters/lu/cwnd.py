@@ -49,10 +49,10 @@ def _trace_one(job: tuple[int, str, int, TraceParams]) -> pd.DataFrame:
     setup = scenario_setup(k, 1, 0, "droptail", run_seed)
     setup = dataclasses.replace(
         setup,
-        tcp=dataclasses.replace(setup.tcp, variant=tcp),
+        tcp=dataclasses.replace(setup.tcp, variant=tcp),  # type: ignore[type-var]
         length=RunLength(params.duration, PARALLEL_START),
     )
-    result = simulate_traced(setup, times=params.times())
+    result = simulate_traced(setup, times=params.times())  # type: ignore[arg-type]
     out = result.trace.assign(scenario=k, tcp=tcp)
     out["parallel_bytes_per_s"] = result.parallel_bytes_per_s
     out["timeouts"] = result.timeouts

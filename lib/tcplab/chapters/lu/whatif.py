@@ -78,7 +78,8 @@ def variants(params: VariantsParams, seed: int = 0) -> pd.DataFrame:
             for n in case.flows:
                 setup = scenario_setup(case.scenario, n, m, case.queue, run_seed)
                 setup = dataclasses.replace(
-                    setup, tcp=dataclasses.replace(setup.tcp, variant=case.tcp)
+                    setup,
+                    tcp=dataclasses.replace(setup.tcp, variant=case.tcp),  # type: ignore[type-var]
                 )
                 labels = (
                     ("scenario", case.scenario), ("variant", case.variant), ("tcp", case.tcp),
