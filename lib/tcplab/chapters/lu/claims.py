@@ -39,7 +39,15 @@ __all__ = [
     "scenario_table",
 ]
 
-TABLES = ("lu-scenarios", "lu-sensitivity", "lu-paths", "lu-gigabit", "lu-trace", "lu-transient", "lu-variants")
+TABLES = (
+    "lu-scenarios",
+    "lu-sensitivity",
+    "lu-paths",
+    "lu-gigabit",
+    "lu-trace",
+    "lu-transient",
+    "lu-variants",
+)
 #: where the quick grid (scenario 1, 1-15 flows, 0-15 cross flows, one replica) does not reach
 #: the regime a verdict depends on, or has too few runs to resolve it, its own verdict:
 #: DropTail's starvation shows from 20 cross flows on; the cross traffic's estimate and the
