@@ -173,9 +173,10 @@ def mechanism_numbers(
     trace = tables.get("lu-trace")
     if trace is not None and len(trace):
         for k in sorted(int(s) for s in trace["scenario"].unique()):
-            for name, value in trace_facts(trace, k).items():
+            facts = trace_facts(trace, k)
+            for name, value in facts.items():
                 out[f"trace_s{k}_{name}"] = value
-            out[f"trace_s{k}_throughput_mb"] = out[f"trace_s{k}_throughput"] / 1e6
+            out[f"trace_s{k}_throughput_mb"] = facts["throughput"] / 1e6
     late = tables.get("lu-transient")
     if late is not None and len(late) and (late["scenario"] == 3).any():
         for name, value in late_facts(late, 3).items():
@@ -184,8 +185,8 @@ def mechanism_numbers(
     if variants is not None and len(variants):
         newreno = _variant(variants, 3, "NewReno")
         if len(newreno):
-            out["newreno_s3_one"] = float(newreno[newreno["flows"] == 1][PARALLEL].iloc[0])
-            out["newreno_s3_one_mb"] = out["newreno_s3_one"] / 1e6
+            one = float(newreno[newreno["flows"] == 1][PARALLEL].iloc[0])
+            out["newreno_s3_one"], out["newreno_s3_one_mb"] = one, one / 1e6
         red6 = _variant(variants, 6, "RED").set_index("flows").sort_index()
         if len(red6):
             for n in red6.index:
