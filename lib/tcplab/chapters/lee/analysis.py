@@ -18,8 +18,10 @@ from tcplab.theory import altman
 from tcplab.theory.lu import fit_probes
 
 __all__ = [
+    "DEFINITIONS",
     "aggregates",
     "per_flow",
+    "spread",
     "meeting",
     "clusters",
     "saturation_curves",
@@ -41,15 +43,40 @@ def per_flow(table: pd.DataFrame) -> pd.DataFrame:
 
 
 def aggregates(table: pd.DataFrame) -> pd.DataFrame:
-    """One row per complete repetition: ``aggregate_bytes_per_s`` (total bytes / last
-    completion) and ``mean_per_flow_bytes_per_s`` (the aggregate over the number of flows,
-    the quantity of the paper's Fig. 3)."""
+    """One row per complete repetition, the aggregate by both readings of the paper:
+    ``aggregate_bytes_per_s`` (reading A, the book's: total bytes / the last completion, one
+    huge transfer that ends when its last byte does) and ``sum_of_rates_bytes_per_s``
+    (reading B, Hacker's "total of each flow's actual throughput": the sum of the transfers'
+    own rates, bytes / own completion), and ``mean_per_flow_bytes_per_s`` (reading A over the
+    number of flows, the quantity of the paper's Fig. 3) with ``mean_rate_bytes_per_s``
+    (reading B over the number of flows, the mean of the transfers' own rates)."""
     done = _complete(table)
+    done = done.assign(rate=done["bytes"] / done["completion_s"])
     g = done.groupby(["path", "flows", "repetition"], sort=True)
     out = (g["bytes"].sum() / g["completion_s"].max()).rename("aggregate_bytes_per_s")
+    out = pd.concat([out, g["rate"].sum().rename("sum_of_rates_bytes_per_s")], axis=1)
     out = out.reset_index()
     out["mean_per_flow_bytes_per_s"] = out["aggregate_bytes_per_s"] / out["flows"]
+    out["mean_rate_bytes_per_s"] = out["sum_of_rates_bytes_per_s"] / out["flows"]
     return out
+
+
+#: the two readings of the paper's aggregate (columns of :func:`aggregates`)
+DEFINITIONS = {
+    "last completion": "aggregate_bytes_per_s",
+    "sum of rates": "sum_of_rates_bytes_per_s",
+}
+
+
+def spread(table: pd.DataFrame, quantiles: tuple[float, ...] = (0.1, 0.9)) -> pd.DataFrame:
+    """Per path and number of flows: quantiles of the transfers' own rates (``q10``, ``q90``
+    for the defaults) and ``ratio``, the top quantile over the bottom one (1: every transfer
+    alike; the paper's "widely fluctuated" against "nearly concentrated")."""
+    pf = per_flow(table)
+    q = pf.groupby(["path", "flows"])["bytes_per_s"].quantile(list(quantiles)).unstack()
+    q.columns = [f"q{round(100 * x)}" for x in quantiles]
+    q["ratio"] = q.iloc[:, -1] / q.iloc[:, 0]
+    return q.reset_index()
 
 
 def meeting(
