@@ -21,15 +21,19 @@ from .analysis import (
     aggregates,
     clusters,
     drops_per_transfer,
+    fairness,
     growth,
     meeting,
     per_flow,
+    quantiles,
     saturation_curves,
+    slow_start,
     spread,
     with_variants,
 )
 from .experiments import FLOWS, NBYTES, PATH_RTTS, REPETITIONS
 from .saturation import BDP_PACKETS
+from .spread import NAME
 from .transfer import PACKET_BYTES, PATHS, packets_for
 
 __all__ = [
@@ -40,7 +44,7 @@ __all__ = [
     "saturation_numbers",
 ]
 
-TABLES = ("lee-transfers", "lee-saturation")
+TABLES = ("lee-transfers", "lee-saturation", "lee-whatif", "lee-spread")
 #: how the prose names the shared path and its variants (lee-saturation)
 VARIANT_KEYS = {
     "shared": "shipped",
@@ -220,6 +224,175 @@ def chapter_claims(tables: Mapping[str, pd.DataFrame]) -> dict[str, Claim]:
             True,
             bool(shaped[40] < shaped[30]),
         )
+    rows.update(_whatif_rows(tables["lee-whatif"]))
+    rows.update(_spread_rows(tables["lee-spread"], table))
+    return rows
+
+
+def has_clusters(table: pd.DataFrame, path: str, flows: int) -> bool:
+    """Fast and slow clusters: at least a tenth of the transfers had a time-out and their
+    median rate is below 0.6 x the others' (the test of the row 'clusters')."""
+    c = clusters(table, flows).set_index("path")
+    if path not in c.index:
+        raise KeyError(f"path={path!r} has no transfers at {flows} flows")
+    row = c.loc[path]
+    return bool(
+        row["share_with_timeout"] >= 0.1
+        and row["median_with_timeout"] < 0.6 * row["median_without"]
+    )
+
+
+def _has(table: pd.DataFrame, path: str, *flows: int) -> bool:
+    there = set(table.loc[table["path"] == path, "flows"].unique())
+    return set(flows) <= there
+
+
+def _whatif_rows(table: pd.DataFrame) -> dict[str, Claim]:
+    """The causes, each taken away in a what-if run (lee-whatif)."""
+    rows: dict[str, Claim] = {}
+    agg, _ = _medians(table)
+    base, wide, bare = "shaped", "shaped, 400 Mb/s bottleneck", "shaped, no shapers"
+    if _has(table, base, 50) and _has(table, wide, 50):
+        rows["overload makes the clusters"] = yes_no(
+            "what-if, shaped path at 50 flows: clusters with the 200 Mb/s bottleneck that 50 x "
+            "5 Mb/s overloads, none when a 400 Mb/s bottleneck takes the overload away",
+            f"{SOURCE}, Fig. 4, (d,z) at 50 flows; the book's explanation (lee-whatif)",
+            True,
+            has_clusters(table, base, 50) and not has_clusters(table, wide, 50),
+        )
+    if _has(table, bare, 50):
+        rows["clusters without shapers"] = yes_no(
+            "what-if, shaped path at 50 flows with the per-connection shapers taken away: "
+            "the clusters remain (the shapers are not their cause)",
+            f"{SOURCE}, Fig. 4, (d,z) at 50 flows; the book's explanation (lee-whatif)",
+            True,
+            has_clusters(table, bare, 50),
+        )
+    if _has(table, base, 30, 40) and _has(table, wide, 30, 40):
+        rows["overload makes the fall"] = yes_no(
+            "what-if, shaped path: the aggregate falls from 30 to 40 flows with the 200 Mb/s "
+            "bottleneck (40 x 5 Mb/s fill it), not with 400 Mb/s",
+            f"{SOURCE}, Sec. 1, too many flows decrease the total; the book's explanation "
+            "(lee-whatif)",
+            True,
+            bool(agg[base, 40] < agg[base, 30] and agg[wide, 40] >= agg[wide, 30]),
+        )
+    sliver = "sliver shaper"
+    if _has(table, sliver, 10, 50):
+        low, top = agg[sliver, 10], agg[sliver, 50]
+        rows["a sliver shaper is flat"] = yes_no(
+            "what-if, one 100 Mb/s shaper for all the transfers of a sliver (PlanetLab's "
+            "way): the aggregate does not grow with N (median at 50 flows < 1.2 x at 10), "
+            "unlike (d,z)'s",
+            f"{SOURCE}, Secs. 3.1 and 4.1, the slice shaper against (d,z)'s growth (lee-whatif)",
+            True,
+            bool(top < 1.2 * low),
+        )
+    ss = slow_start(table).set_index(["path", "flows"])
+    if ("shared", 10) in ss.index:
+        top = int(ss.loc["shared"].index.max())
+        rows["2 MB reaches congestion avoidance"] = yes_no(
+            "shared path: nine transfers in ten leave their initial slow start (a loss or a "
+            f"full window) before they end, at 10 and at {top} flows",
+            f"{SOURCE}, Sec. 3.3, 2 MB 'is enough to reflect congestion window up to "
+            "congestion avoidance phase' (lee-whatif)",
+            True,
+            bool(ss.loc[("shared", 10), "left"] >= 0.9 and ss.loc[("shared", top), "left"] >= 0.9),
+        )
+        rows["mostly slow start"] = yes_no(
+            "the chapter's former claim: 2 MB transfers on the shared path spend most of "
+            f"their lives in slow start (median share > 1/2 at {top} flows)",
+            "model check: the book's own earlier statement, measured (lee-whatif)",
+            True,
+            bool(ss.loc[("shared", top), "share"] > 0.5),
+        )
+    linux = "shared, Linux-like"
+    if _has(table, linux, 10, 50):
+        rows["not the sender"] = yes_no(
+            "what-if, the shared path with Linux-like senders (SACK, initial window 10, delayed "
+            "ACKs): the aggregate still grows past 10 flows (median at 50 > 1.2 x at 10)",
+            f"{SOURCE}, Fig. 2, (a,b), (a,g), (d,e); the book's sender against Linux's "
+            "(lee-whatif)",
+            True,
+            bool(agg[linux, 50] > 1.2 * agg[linux, 10]),
+        )
+    return rows
+
+
+def _spread_rows(spread_table: pd.DataFrame, transfers: pd.DataFrame) -> dict[str, Claim]:
+    """(delta, zeta) as one path with per-repetition draws (lee-spread)."""
+    rows: dict[str, Claim] = {}
+    dz = spread_table[spread_table["path"] == NAME]
+    if dz.empty:
+        return rows
+    agg, pf = _medians(dz)
+    flows = sorted(dz["flows"].unique())
+    low, top = int(flows[0]), int(flows[-1])
+    ref = f"{SOURCE}, (d,z), one path with per-repetition draws (lee-spread)"
+    if 30 in flows:
+        rows["growth (d,z)"] = yes_no(
+            "(d,z) model: the aggregate grows up to 30 flows (median at 30 > 2.5 x at 10)",
+            f"{SOURCE}, Fig. 2, pair (d,z) (lee-spread)",
+            True,
+            bool(agg[NAME, 30] > 2.5 * agg[NAME, low]),
+        )
+        rows["flat per flow (d,z)"] = yes_no(
+            "(d,z) model: the mean per flow flat up to 30 flows (median within 5%)",
+            f"{SOURCE}, Fig. 3, pair (d,z) (lee-spread)",
+            True,
+            bool(abs(pf[NAME, 30] / pf[NAME, low] - 1.0) < 0.05),
+        )
+    rows["clusters (d,z)"] = yes_no(
+        f"(d,z) model, {top} flows: fast and slow clusters (a tenth or more had a time-out, "
+        "their median < 0.6 x the others')",
+        f"{SOURCE}, Fig. 4, pair (d,z) (lee-spread)",
+        True,
+        has_clusters(dz, NAME, top),
+    )
+    both = pd.concat([transfers[transfers["path"] == "shared"], dz], ignore_index=True)
+    sp = spread(both).set_index(["path", "flows"])
+    rows["d-z stable at 10"] = yes_no(
+        f"(d,z) model at {low} flows: a smaller gap among the flows than on the shared path "
+        "(q90 / q10 of every transfer's rate)",
+        f"{SOURCE}, Fig. 4 and Sec. 4.3, (d,z) at 10 flows 'most results are stable'",
+        True,
+        bool(sp.loc[(NAME, low), "ratio"] < sp.loc[("shared", low), "ratio"]),
+    )
+    q = quantiles(both, "aggregate_bytes_per_s").set_index(["path", "flows"])
+    rel = (q["q90"] - q["q10"]) / q["q50"]
+    rows["range differs"] = yes_no(
+        f"(d,z) model: the aggregate's range (q10-q90 over the median) at {low} flows differs "
+        "from the shared path's: narrower",
+        f"{SOURCE}, Sec. 4.1, (d,z) 'a range of aggregate throughput is also different'",
+        True,
+        bool(rel[NAME, low] < rel["shared", low]),
+    )
+    fair = fairness(dz).set_index("flows")["jain"]
+    rows["unfairness at 50"] = yes_no(
+        f"(d,z) model: the flows are less fair at {top} flows than at {low} (median Jain "
+        "index of the flows' rates)",
+        f"{SOURCE}, Secs. 4.3 and 5, unfairness at 50 flows, not at 10",
+        True,
+        bool(fair[top] < fair[low]),
+    )
+    qa = quantiles(dz, "aggregate_bytes_per_s").set_index("flows")
+    qp = quantiles(dz, "mean_per_flow_bytes_per_s").set_index("flows")
+    for n in (40, 50):
+        if n not in qa.index:
+            continue
+        for key, printed, qq, unit in (
+            (f"minimum {n}", PAPER_MIN_AGGREGATE[n], qa, "aggregate"),
+            (f"per-flow minimum {n}", PAPER_MIN_PER_FLOW[n], qp, "mean per flow"),
+        ):
+            value = float(printed) * 1e3
+            rows[key] = yes_no(
+                f"(d,z) model, {n} flows: the paper's minimum {unit}, {printed} KB/s, lies "
+                "within the range of the book's repetitions (min <= it <= max)",
+                f"{SOURCE}, Secs. 4.1-4.2, (d,z) at {n} flows",
+                True,
+                bool(qq.loc[n, "q0"] <= value <= qq.loc[n, "q100"]),
+            )
+    del ref
     return rows
 
 
