@@ -95,3 +95,23 @@ def test_the_page_has_its_charts_table_panel_and_exercises(built_book: Path) -> 
     off = list(ledger.expected_verdicts("lee").values()).count(False)
     assert page.count('class="tcplab-off"') == off
     assert page.count('class="solution') >= 5
+
+
+def test_the_sender_cross_traffic_and_buffer_controls_reach_the_model() -> None:
+    # no cross traffic: the title's count is the control's; SACK draws start-to-end lines
+    progress, done, numbers = panel.transfers_live(
+        "shared", 3, 150_000, 49.0, seed=2, sender="sack", cross=0, buffer=50
+    )
+    assert numbers["cross"] == 0
+    assert progress.groupby("transfer").size().max() == 2
+    assert list(progress.groupby("transfer")["bytes"].max()) == [150_000] * 3
+    # reading B by hand: the sum of the transfers' own rates
+    assert numbers["sum_of_rates_bytes_per_s"] == pytest.approx(
+        float((150_000 / done["completion_s"]).sum())
+    )
+    _, _, crowded = panel.transfers_live("shared", 3, 150_000, 49.0, seed=2, cross=5)
+    assert crowded["cross"] == 5
+    with pytest.raises(ValueError, match="sender"):
+        panel.transfers_live(sender="cubic")
+    with pytest.raises(ValueError, match="buffer"):
+        panel.transfers_live(buffer=0)

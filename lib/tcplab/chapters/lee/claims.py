@@ -29,11 +29,12 @@ from .analysis import (
     saturation_curves,
     slow_start,
     spread,
+    theorem1_corrected,
     with_variants,
 )
 from .experiments import FLOWS, NBYTES, PATH_RTTS, REPETITIONS
 from .saturation import BDP_PACKETS
-from .spread import NAME
+from .spread import MODEL, NAME
 from .transfer import PACKET_BYTES, PATHS, packets_for
 
 __all__ = [
@@ -424,6 +425,101 @@ def chapter_numbers(tables: Mapping[str, pd.DataFrame], scale: str) -> dict[str,
         meet = meeting(table, path, PATHS[path].capacity_bytes_per_s).set_index("flows")
         for column in ("measured", "altman", "lu"):
             numbers[f"meet_{path}_{column}"] = float(meet.loc[top, column])
+    numbers.update(definition_numbers(table))
+    numbers.update(whatif_numbers(tables["lee-whatif"]))
+    numbers.update(spread_numbers(tables["lee-spread"]))
+    return numbers
+
+
+def definition_numbers(table: pd.DataFrame) -> dict[str, float]:
+    """Both readings of the aggregate, the mean per flow (aggregate / N), Theorem 1 beside the
+    cross traffic, the fall of the shaped path after 30 flows and Fig. 4's concentration."""
+    numbers: dict[str, float] = {}
+    agg = aggregates(table).groupby(["path", "flows"])
+    for column, prefix in (("sum_of_rates_bytes_per_s", "sum"),
+                           ("mean_per_flow_bytes_per_s", "mpf")):  # fmt: skip
+        for (path, flows), value in agg[column].median().items():
+            numbers[f"{prefix}_{path}_{flows}_kBps"] = float(value) / 1e3
+    top = int(table["flows"].max())
+    last = agg["aggregate_bytes_per_s"].median()["shared"]
+    rates = agg["sum_of_rates_bytes_per_s"].median()["shared"]
+    numbers["shared_gain_30_top_last"] = float(last[top] / last[30])
+    numbers["shared_gain_30_top_sum"] = float(rates[top] / rates[30])
+    t1 = theorem1_corrected(table, "shared", PATHS["shared"].capacity_bytes_per_s)
+    t1 = t1.set_index("flows")
+    for column in ("altman", "corrected", "last", "rates", "cross"):
+        numbers[f"t1_{column}"] = float(t1.loc[top, column])
+    shaped = agg["aggregate_bytes_per_s"].median()["shaped"]
+    if 40 in shaped.index:
+        numbers["shaped_fall_30_40"] = float(1.0 - shaped[40] / shaped[30])
+    pf = per_flow(table)
+    for n in (int(table["flows"].min()), top):
+        part = pf[(pf["path"] == "shared") & (pf["flows"] == n)]["bytes_per_s"] / 1e3
+        numbers[f"conc_shared_{n}_q10"] = float(part.quantile(0.1))
+        numbers[f"conc_shared_{n}_q90"] = float(part.quantile(0.9))
+        numbers[f"conc_shared_{n}_median"] = float(part.median())
+    return numbers
+
+
+#: how the prose names the what-if variants (lee-whatif)
+WHATIF_KEYS = {
+    "shaped": "shaped",
+    "shaped, 400 Mb/s bottleneck": "wide",
+    "shaped, no shapers": "bare",
+    "sliver shaper": "sliver",
+    "shared": "shared",
+    "shared, IW 3": "iw3",
+    "shared, IW 10": "iw10",
+    "shared, Linux-like": "linux",
+}
+
+
+def whatif_numbers(table: pd.DataFrame) -> dict[str, float]:
+    """Per what-if variant and number of flows: the median aggregate, the share of transfers
+    with a time-out, the median bottleneck and shaper drops per repetition, and slow start."""
+    numbers: dict[str, float] = {"wi_repetitions": float(table["repetition"].nunique())}
+    agg = aggregates(table).groupby(["path", "flows"])["aggregate_bytes_per_s"].median()
+    done = table.assign(hit=table["timeouts"] > 0)
+    hit = done.groupby(["path", "flows"])["hit"].mean()
+    runs = table.groupby(["path", "flows", "repetition"])[["drops", "shaper_drops"]].first()
+    drops = runs.groupby(level=["path", "flows"]).median()
+    ss = slow_start(table).set_index(["path", "flows"])
+    for (path, flows), value in agg.items():
+        key = f"wi_{WHATIF_KEYS[path]}_{flows}"
+        numbers[f"{key}_agg_kBps"] = float(value) / 1e3
+        numbers[f"{key}_timeouts"] = float(hit[path, flows])
+        numbers[f"{key}_drops"] = float(drops.loc[(path, flows), "drops"])
+        numbers[f"{key}_shaper_drops"] = float(drops.loc[(path, flows), "shaper_drops"])
+        for column in ("slowstart_s", "life_s", "share", "left"):
+            numbers[f"{key}_ss_{column}"] = float(ss.loc[(path, flows), column])
+    return numbers
+
+
+def spread_numbers(table: pd.DataFrame) -> dict[str, float]:
+    """The (delta, zeta) model: quantiles of the aggregate and the mean per flow per number of
+    flows, its clusters at the most flows, and the sensitivity variants' minima and medians."""
+    numbers: dict[str, float] = {
+        "dz_repetitions": float(table.loc[table["path"] == NAME, "repetition"].nunique()),
+        "dz_capacity": float(MODEL["capacity_mbps"]),
+        "dz_greedy_mean": float(MODEL["greedy_mean"]),
+    }
+    for column, prefix in (("aggregate_bytes_per_s", "agg"),
+                           ("mean_per_flow_bytes_per_s", "mpf")):  # fmt: skip
+        q = quantiles(table, column)
+        for _, row in q.iterrows():
+            key = "dz" if row["path"] == NAME else "dz_" + str(row["path"]).split(", ")[1]
+            key = key.replace(" ", "_").replace("/", "")
+            for level in ("q0", "q10", "q50", "q90", "q100"):
+                numbers[f"{key}_{prefix}_{row['flows']}_{level}_kBps"] = float(row[level]) / 1e3
+    dz = table[table["path"] == NAME]
+    top = int(dz["flows"].max())
+    c = clusters(dz, top).set_index("path").loc[NAME]
+    numbers["dz_top"] = float(top)
+    numbers["dz_timeout_share"] = float(c["share_with_timeout"])
+    numbers["dz_slow_kBps"] = float(c["median_with_timeout"]) / 1e3
+    numbers["dz_fast_kBps"] = float(c["median_without"]) / 1e3
+    greedy = dz.groupby(["flows", "repetition"])["greedy"].first()
+    numbers["dz_calm_share"] = float((greedy == 0).mean())
     return numbers
 
 
