@@ -68,9 +68,9 @@ class SpreadParams:
     sensitivity variant at ``sensitivity_flows``."""
 
     flows: tuple[int, ...] = (10, 20, 30, 40, 50)
-    repetitions: int = 30
+    repetitions: int = 20
     sensitivity_flows: tuple[int, ...] = (40, 50)
-    sensitivity_repetitions: int = 8
+    sensitivity_repetitions: int = 6
     nbytes: int = 2_000_000
     workers: int = 2
 
