@@ -15,6 +15,7 @@ import pandas as pd
 
 from tcplab.claims import Claim, ruled, yes_no
 from tcplab.ledger import tolerance
+from tcplab.theory import altman
 
 from .analysis import (
     DEFINITIONS,
@@ -225,9 +226,33 @@ def chapter_claims(tables: Mapping[str, pd.DataFrame]) -> dict[str, Claim]:
             True,
             bool(shaped[40] < shaped[30]),
         )
+    rows.update(_theorem_rows(tables["lee-saturation"]))
     rows.update(_whatif_rows(tables["lee-whatif"]))
     rows.update(_spread_rows(tables["lee-spread"], table))
     return rows
+
+
+def _theorem_rows(variants: pd.DataFrame) -> dict[str, Claim]:
+    """Theorem 1 on the fair test: the shared path without cross traffic, SACK senders."""
+    name = "SACK, no cross traffic"
+    agg = aggregates(variants)
+    part = agg[agg["path"] == name]
+    if part.empty:
+        return {}
+    top = int(part["flows"].max())
+    shares = part.loc[part["flows"] == top, "aggregate_bytes_per_s"].to_numpy()
+    shares = shares / PATHS["shared"].capacity_bytes_per_s
+    theorem = float(altman.parallel_throughput(float(top)))
+    return {
+        "theorem 1 no cross": ruled(
+            f"shared path without cross traffic, SACK, {top} flows: the aggregate (reading A) "
+            "as a share of the bottleneck against Theorem 1, 1 - 1/(1 + 3N)",
+            "Altman et al. 2006, Theorem 1, cited in Lee et al. 2012, Secs. 1-2",
+            theorem,
+            float(shares.mean()),
+            tolerance.exact(values=shares),
+        )
+    }
 
 
 def has_clusters(table: pd.DataFrame, path: str, flows: int) -> bool:
