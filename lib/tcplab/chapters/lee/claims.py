@@ -1,9 +1,10 @@
-"""Lee et al. (2012) beside the packet model: the paper's qualitative findings, each checked on
-the path model meant to produce it, and one closed form (the receiver-window bound).
-
-The paper's printed minima (19033.7 and 24022.0 KB/s aggregate, 475.8 and 480.4 KB/s per flow
-at 40 and 50 flows on (delta, zeta)) come from single bad PlanetLab repetitions: measurements we
-do not reproduce, so they are not claims here.
+"""Lee et al. (2012) beside the packet model: every item of the paper the book computes, each
+checked on the path model meant to produce it (the chapter's ledger, ``ledger.toml``, lists
+them all with their status), under both readings of the paper's undefined aggregate where
+they differ; the what-if runs that test the book's explanations (``lee-whatif``); the (delta,
+zeta) model with per-repetition draws (``lee-spread``), whose range is set beside the paper's
+printed minima (19033.7 and 24022.0 KB/s aggregate, 475.8 and 480.4 KB/s per flow at 40 and
+50 flows); and one model check (the receiver-window bound), which is not a claim of the paper.
 """
 
 from __future__ import annotations
