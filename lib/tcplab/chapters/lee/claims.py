@@ -355,7 +355,6 @@ def _spread_rows(spread_table: pd.DataFrame, transfers: pd.DataFrame) -> dict[st
     agg, pf = _medians(dz)
     flows = sorted(dz["flows"].unique())
     low, top = int(flows[0]), int(flows[-1])
-    ref = f"{SOURCE}, (d,z), one path with per-repetition draws (lee-spread)"
     if 30 in flows:
         rows["growth (d,z)"] = yes_no(
             "(d,z) model: the aggregate grows up to 30 flows (median at 30 > 2.5 x at 10)",
@@ -412,14 +411,15 @@ def _spread_rows(spread_table: pd.DataFrame, transfers: pd.DataFrame) -> dict[st
             (f"per-flow minimum {n}", PAPER_MIN_PER_FLOW[n], qp, "mean per flow"),
         ):
             value = float(printed) * 1e3
+            # the worst of the paper's ~100 runs: were its runs distributed as the model's,
+            # it would lie below the model's 10% quantile but for a chance of 0.9^100 < 1e-4
             rows[key] = yes_no(
-                f"(d,z) model, {n} flows: the paper's minimum {unit}, {printed} KB/s, lies "
-                "within the range of the book's repetitions (min <= it <= max)",
+                f"(d,z) model, {n} flows: the paper's minimum {unit}, {printed} KB/s (the worst "
+                "of about 100 runs), lies within the book's range and below its 10% quantile",
                 f"{SOURCE}, Secs. 4.1-4.2, (d,z) at {n} flows",
                 True,
-                bool(qq.loc[n, "q0"] <= value <= qq.loc[n, "q100"]),
+                bool(qq.loc[n, "q0"] <= value <= qq.loc[n, "q10"]),
             )
-    del ref
     return rows
 
 
