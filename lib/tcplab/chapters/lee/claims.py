@@ -542,8 +542,9 @@ def spread_numbers(table: pd.DataFrame) -> dict[str, float]:
     c = clusters(dz, top).set_index("path").loc[NAME]
     numbers["dz_top"] = float(top)
     numbers["dz_timeout_share"] = float(c["share_with_timeout"])
-    numbers["dz_slow_kBps"] = float(c["median_with_timeout"]) / 1e3
     numbers["dz_fast_kBps"] = float(c["median_without"]) / 1e3
+    if c["share_with_timeout"] > 0:  # the quick grid may have no time-out at all
+        numbers["dz_slow_kBps"] = float(c["median_with_timeout"]) / 1e3
     greedy = dz.groupby(["flows", "repetition"])["greedy"].first()
     numbers["dz_calm_share"] = float((greedy == 0).mean())
     return numbers
