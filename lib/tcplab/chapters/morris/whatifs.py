@@ -126,7 +126,10 @@ def _gap_columns(run: Any, mean_rtt: float, gaps: Sequence[float]) -> dict[str, 
 def _one(work: Job) -> dict[str, Any]:
     run = run_morris(work.setup)
     row = {**dict(work.labels), "replica": work.replica, **summarise(run)}
-    meter = work.setup.queue.meters[-1]
+    queue = work.setup.queue
+    if not isinstance(queue, MeteredQueue):
+        raise ValueError(f"queue={type(queue).__name__} is not a MeteredQueue")
+    meter = queue.meters[-1]
     row["mean_queue"] = meter.mean_queue
     row["full_share"] = meter.full / meter.seen if meter.seen else math.nan
     row["access_kbps"] = run.topology.access_mbps * 1e3
