@@ -9,8 +9,9 @@ other tables (by N and replica), so replica r of a configuration here is replica
 
 * :func:`setups`: the queue choices the paper leaves open (ns-2's RED as built, RED without
   forced drops, gentle RED, DropTail) at N = 30, 300 and 1500;
-* :func:`access`: beyond 1500 flows, access links no slower than at N = 1500 (a floor);
-* :func:`episodes`: the episode measure's dependence on its gap rule, 10 <= N <= 60 and 3000;
+* :func:`access`: beyond 1500 flows, access links no slower than at N = 1500 (a floor),
+  beside as built;
+* :func:`episodes`: the episode measure's dependence on its gap rule, 10 <= N <= 60;
 * :func:`scaled`: the N^2 law with its cause removed: link rate and buffer grow with N, so each
   flow's share of the storage (its window) stays that of 30 flows;
 * :func:`buffers_more`: Fig. 10 with more runs where the paper sees an irregularity and
@@ -60,25 +61,28 @@ FLOOR_FLOWS = 1500
 
 @dataclass(frozen=True)
 class WhatIfParams:
-    """The what-ifs' grids (200 s runs with a 20 s warm-up, as the paper's)."""
+    """The what-ifs' grids: 100 s runs with a 20 s warm-up (half the paper's length, to keep
+    the what-ifs within the book's compute budget), Fig. 10's at the paper's 200 s so that
+    they pool with morris-buffers-many's."""
 
-    seconds: float = 200.0
+    seconds: float = 100.0
     warmup: float = 20.0
+    sweep_seconds: float = 200.0  # buffers_more, as morris-buffers-many
     setup_flows: tuple[int, ...] = (30, 300, 1500)
     setup_replicas: int = 3
     setups: tuple[str, ...] = tuple(SETUPS)
-    access_flows: tuple[int, ...] = (3000, 10000)
+    access_flows: tuple[int, ...] = (3000,)
     access_replicas: int = 2
-    episode_flows: tuple[int, ...] = (10, 20, 30, 40, 60, 3000)
-    episode_replicas: int = 3
+    episode_flows: tuple[int, ...] = (10, 20, 30, 40, 60)
+    episode_replicas: int = 2
     scaled_flows: tuple[int, ...] = (10, 20, 30, 40, 60)
-    scaled_replicas: int = 3
+    scaled_replicas: int = 2
     scaled_reference: int = 30  # the N whose per-flow share every scaled run keeps
     many_flows: int = 500
     bump_buffers: tuple[int, ...] = (1500, 1750, 2000)
-    bump_replicas: tuple[int, ...] = (2, 3, 4)  # morris-buffers-many has replicas 0 and 1
+    bump_replicas: tuple[int, ...] = (2, 3)  # morris-buffers-many has replicas 0 and 1
     wide_buffers: tuple[int, ...] = (7500, 10000)
-    wide_replicas: tuple[int, ...] = (0, 1, 2)
+    wide_replicas: tuple[int, ...] = (0, 1)
     workers: int = 2
 
     @classmethod
@@ -86,6 +90,7 @@ class WhatIfParams:
         return cls(
             seconds=10.0,
             warmup=3.0,
+            sweep_seconds=10.0,
             setup_flows=(30, 300),
             setup_replicas=1,
             access_flows=(3000,),
@@ -146,8 +151,11 @@ def _table(params: WhatIfParams, seed: int, jobs: Iterable[Job], desc: str) -> p
     return pd.DataFrame([flatten(row) for row in rows])
 
 
-def _setup(params: WhatIfParams, flows: int, forced: bool = True, **options: Any) -> Any:
-    base = morris_setup(flows, seconds=params.seconds, warmup=params.warmup, **options)
+def _setup(
+    params: WhatIfParams, flows: int, forced: bool = True, sweep: bool = False, **options: Any
+) -> Any:
+    seconds = params.sweep_seconds if sweep else params.seconds
+    base = morris_setup(flows, seconds=seconds, warmup=params.warmup, **options)
     return metered(base, forced)
 
 
@@ -166,15 +174,16 @@ def setups(params: WhatIfParams, seed: int = 0) -> pd.DataFrame:
 
 
 def access(params: WhatIfParams, seed: int = 0) -> pd.DataFrame:
-    """Beyond :data:`FLOOR_FLOWS` flows: access links no slower than 100/1500 Mb/s (each
-    keeps ten fair shares of N = 1500); every other setting as built, runs paired with
-    morris-loss's (same N, replica and seed)."""
+    """Beyond :data:`FLOOR_FLOWS` flows, as built and with access links no slower than
+    100/1500 Mb/s (each keeps ten fair shares of N = 1500; ``access`` names the variant);
+    every other setting as built, the two variants paired (same N, replica and seed)."""
     jobs = []
-    for n in params.access_flows:
-        ratio = 10.0 * max(1.0, n / FLOOR_FLOWS)
-        for r in range(params.access_replicas):
-            setup = _setup(params, n, access_ratio=ratio)
-            jobs.append(job(setup, r, access="floor", sender="tahoe"))
+    for name in ("as built", "floor"):
+        for n in params.access_flows:
+            ratio = 10.0 * max(1.0, n / FLOOR_FLOWS) if name == "floor" else 10.0
+            for r in range(params.access_replicas):
+                setup = _setup(params, n, access_ratio=ratio)
+                jobs.append(job(setup, r, access=name, sender="tahoe"))
     return _table(params, seed, jobs, "morris access floor")
 
 
@@ -219,6 +228,6 @@ def buffers_more(params: WhatIfParams, seed: int = 0) -> pd.DataFrame:
     per TCP (``wide_buffers``)."""
     points = [(b, r) for b in params.bump_buffers for r in params.bump_replicas]
     points += [(b, r) for b in params.wide_buffers for r in params.wide_replicas]
-    jobs = (job(_setup(params, params.many_flows, buffer=b), r, sender="tahoe")
+    jobs = (job(_setup(params, params.many_flows, sweep=True, buffer=b), r, sender="tahoe")
             for b, r in points)  # fmt: skip
     return _table(params, seed, jobs, "morris fig. 10, more")
