@@ -168,7 +168,7 @@ def setups(params: WhatIfParams, seed: int = 0) -> pd.DataFrame:
         extra = {"red": red} if red else {}
         for n in params.setup_flows:
             for r in range(params.setup_replicas):
-                setup = _setup(params, n, forced, queue=kind, **extra)
+                setup = _setup(params, n, forced, queue=kind, **extra)  # type: ignore[arg-type]
                 jobs.append(job(setup, r, setup_choice=name, sender="tahoe"))
     return _table(params, seed, jobs, "morris setups")
 
