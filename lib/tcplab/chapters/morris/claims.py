@@ -878,6 +878,10 @@ def chapter_numbers(
             lambda: np.mean(values(access, "mean_queue", access="as built"))
         ),
         "access_queue_floor": _safe(lambda: np.mean(values(access, "mean_queue", access="floor"))),
+        "choice_reps": int(setups.groupby(["setup_choice", "flows"]).size().min())
+        if len(setups)
+        else math.nan,
+        **_walls(scale),
         "scale": scale,
     }
     if scale == "quick":  # a quick grid lacks some N and what-ifs: their numbers are left out
@@ -926,4 +930,28 @@ def _gap_numbers(episodes: pd.DataFrame) -> dict[str, float]:
         )  # episodes start at drops with no drop in the gap before
 
     out["poisson_episodes_30"] = _safe(poisson)
+    runs = episodes[episodes["flows"] == 30] if len(episodes) else episodes
+    out["drops_per_s_30"] = (
+        float((runs["drops"] / (runs["seconds"] - runs["warmup"])).mean())
+        if len(runs)
+        else math.nan
+    )
+    return out
+
+
+#: the referee round's new tables, whose computing time the chapter states
+NEW_TABLES = ("morris-setups", "morris-episodes", "morris-scaled", "morris-buffers-more",
+              "morris-access")  # fmt: skip
+
+
+def _walls(scale: str) -> dict[str, float]:
+    """The wall time of each new full-scale table (``wall_<name>``, seconds, from its
+    .meta.json: on the machine and the load it was computed on); NaN at quick scale."""
+    from tcplab import cache
+
+    out = {}
+    for name in NEW_TABLES:
+        key = "wall_" + name.removeprefix("morris-").replace("-", "_")
+        found = cache.load(cache.Entry(name)) if scale == "full" else None
+        out[key] = float(found[1].get("wall_s", math.nan)) if found else math.nan
     return out
