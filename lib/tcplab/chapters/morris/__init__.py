@@ -7,6 +7,7 @@ from tcplab.registry import Experiment
 
 _HERE = "tcplab.chapters.morris.experiments"
 _WHATIF = "tcplab.chapters.morris.whatifs"
+_EXTRA = "tcplab.chapters.morris.extra"
 
 EXPERIMENTS = (
     Experiment(
@@ -53,8 +54,8 @@ EXPERIMENTS = (
     ),
     Experiment(
         "morris-access",
-        f"{_WHATIF}:access",
-        "WhatIfParams",
+        f"{_EXTRA}:access",
+        "ExtraParams",
         "Beyond 1500 flows: access links no slower than at N = 1500",
     ),
     Experiment(
@@ -71,8 +72,8 @@ EXPERIMENTS = (
     ),
     Experiment(
         "morris-buffers-more",
-        f"{_WHATIF}:buffers_more",
-        "WhatIfParams",
+        f"{_EXTRA}:buffers_more",
+        "ExtraParams",
         "Fig. 10: more runs at 1500-2000 packets, buffers past ten per TCP",
     ),
 )
