@@ -328,11 +328,11 @@ def _rows(tables: Mapping[str, pd.DataFrame]) -> dict[str, Callable[[], Claim]]:
 
     def mech_sqrt() -> Claim:
         s, half, _ = slope(scaled, top=SMALL_N, low=10)
-        return ruled(
-            "Fixed share per flow (link and buffer grow with N): log-log slope of loss against"
-            " N, 10 <= N <= 60",
+        return yes_no(
+            "Fixed share per flow (link and buffer grow with N): the log-log slope of loss"
+            " against N, 10 <= N <= 60, is below 1 beyond its 95% interval (as built: about 2)",
             "the book: the N^2 law comes from windows W = 298/N (square-root law); keep W and"
-            " the slope is 0", 0.0, s, tolerance.exact(half_width=half),
+            " it goes", True, s + half < 1.0,
         )  # fmt: skip
 
     def bands(low: int, high: int) -> np.ndarray:
