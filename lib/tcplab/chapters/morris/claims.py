@@ -84,7 +84,8 @@ TABLES = (
 #: N in the sweep between 100 and 200 for the onset or between 300 and 400 for Harvard
 QUICK_ABSENT = (
     "fig3-timeouts", "zero-30-bin", "onset", "harvard", "lemma-q0", "mech-lemma-reset",
-    "lemma4-q0", "mech-episodes-gap", "mech-queue-30",
+    "lemma4-q0", "mech-episodes-gap", "mech-queue-30", "episodes-rules", "fig10-levels-drops",
+    "mech-gentle-30",
 )  # fmt: skip
 #: the what-if that makes Lemma 2's assumption true (experiments.CHOICES)
 RESET = "back-off ends at the first new ACK"
