@@ -652,9 +652,23 @@ def chapter_numbers(
         "first_rtt_ms": 1e3 * first_rtt_s(),
         "thesis_n1_tcp_mbps": tcp_mbps_at(sum(THESIS_LOSS_EVENT_N1) / 2),
         "random_weight_half_4_5": bmc.random_loss_weight(0.5, 0.8),
+        **{f"thesis_{key}": float(c.book) for key, c in numbers_claims().items()},
+        "thesis_k4_value": float(bmc.reduced_weight(0.5, 3.99)),
+        **_fig511_numbers(fig510),
         "j_s": BmcParams.j_s,
         "k": BmcParams.k,
     }
+
+
+def _fig511_numbers(fig510: pd.DataFrame) -> dict[str, float]:
+    """The whole-run drop rate (%) at N = 1, 2 and 4, smallest and largest over the weights."""
+    out: dict[str, float] = {}
+    for n in THESIS_LOSS_EVENT:
+        part = 100 * fig510[fig510["flows"] == n]["drop_rate"]
+        if len(part):
+            out[f"drop_n{n}_min"] = float(part.min())
+            out[f"drop_n{n}_max"] = float(part.max())
+    return out
 
 
 def _grid_numbers(tables: Mapping[str, pd.DataFrame]) -> dict[str, float | str]:

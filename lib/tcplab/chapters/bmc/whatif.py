@@ -38,6 +38,7 @@ __all__ = [
     "red_runs",
     "compare_runs",
     "best_path_mbps",
+    "summary",
 ]
 
 #: the tables these claims read (beside the chapter's own)
@@ -318,3 +319,19 @@ def whatif_claims(tables: Mapping[str, pd.DataFrame]) -> dict[str, Claim]:
     if "bmc-compare" in tables and "bmc-compare-seeds" in tables:
         out.update(_compare(tables["bmc-compare"], tables["bmc-compare-seeds"]))
     return out
+
+
+def summary(runs: pd.DataFrame, by: list[str], columns: dict[str, str]) -> pd.DataFrame:
+    """Per group of ``by``: the number of runs and, for each column of ``columns`` (name to
+    heading), its mean and the 95% half-width over the runs (Student's t; 0 for one run)."""
+    rows = []
+    for key, part in runs.groupby(by, sort=False):
+        row: dict[str, object] = dict(zip(by, key if isinstance(key, tuple) else (key,),
+                                          strict=True))  # fmt: skip
+        row["runs"] = len(part)
+        for column, heading in columns.items():
+            values = part[column].to_numpy(dtype=float)
+            row[heading] = float(values.mean())
+            row[f"{heading} ±95%"] = tolerance.interval(values)
+        rows.append(row)
+    return pd.DataFrame(rows)
