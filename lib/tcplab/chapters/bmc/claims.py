@@ -32,7 +32,7 @@ from .numbers import numbers_claims
 from .params import THESIS_WEIGHTS, BmcParams
 from .proportion import NEAR, reach_time
 from .proportion import fixed_set as proportion_fixed_set
-from .whatif import WHATIF_TABLES, whatif_claims
+from .whatif import WHATIF_TABLES, whatif_claims, whatif_numbers
 
 __all__ = [
     "TABLES",
@@ -654,6 +654,7 @@ def chapter_numbers(
         "random_weight_half_4_5": bmc.random_loss_weight(0.5, 0.8),
         **{f"thesis_{key}": float(c.book) for key, c in numbers_claims().items()},
         "thesis_k4_value": float(bmc.reduced_weight(0.5, 3.99)),
+        **whatif_numbers(tables),
         **_fig511_numbers(fig510),
         "j_s": BmcParams.j_s,
         "k": BmcParams.k,

@@ -39,6 +39,8 @@ __all__ = [
     "compare_runs",
     "best_path_mbps",
     "summary",
+    "whatif_numbers",
+    "law_verdict",
 ]
 
 #: the tables these claims read (beside the chapter's own)
@@ -335,3 +337,60 @@ def summary(runs: pd.DataFrame, by: list[str], columns: dict[str, str]) -> pd.Da
             row[f"{heading} ±95%"] = tolerance.interval(values)
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def law_verdict(rows: Mapping[str, Claim]) -> str:
+    """In words, how many of ``bmc-law``'s rows agree with their queue's prediction."""
+    parts = []
+    for q, name in (("red", "RED"), ("random", "random loss"), ("droptail", "DropTail")):
+        mine = {k: c for k, c in rows.items() if k.startswith(f"law_{q}_")}
+        main = [c for k, c in mine.items() if not k.endswith("_vs_D")]
+        if not main:
+            continue
+        target = "D^2" if q == "droptail" else "D"
+        said = f"{name}: {sum(c.within for c in main)} of {len(main)} rows at {target}"
+        versus = [c for k, c in mine.items() if k.endswith("_vs_D")]
+        if versus:
+            said += f" ({sum(c.within for c in versus)} at D)"
+        parts.append(said)
+    return "; ".join(parts) if parts else "not claimed at this scale (one seed per row)"
+
+
+#: ``bmc-wide``'s cases as the prose's keys name them
+CASE_TAGS = {"lia": "lia", "uncoupled": "uncoupled", "D = 1/4, 3/4": "fixed"}
+
+
+def whatif_numbers(tables: Mapping[str, pd.DataFrame]) -> dict[str, float | str]:
+    """The numbers the prose quotes from the what-if tables (means over the runs), keyed so
+    that both scales have them: ``wide_<spare1>_<field>``, ``pair_<case>``,
+    ``law_<queue>_half`` (D = 1/2, mean over N), ``rtt_<queue>_<field>``, ``lia_mean``."""
+    out: dict[str, float | str] = {}
+    if "bmc-wide" in tables:
+        runs = wide_runs(tables["bmc-wide"])
+        for (s1, case), part in runs.groupby(["spare1", "case"], sort=False):
+            tag = f"wide_{s1:g}_{CASE_TAGS.get(str(case), 'fixed')}"
+            for field in ("share", "sub1_vs_tcp", "sub2_vs_tcp", "bundle", "tcp", "sub1", "sub2"):
+                out[f"{tag}_{field}"] = float(part[field].mean())
+            out[f"{tag}_drop1"] = 100 * float(part["drop1"].mean())
+            out[f"{tag}_drop2"] = 100 * float(part["drop2"].mean())
+            out[f"{tag}_goal"] = best_path_mbps((float(s1), float(part["spare2"].iloc[0])))
+    if "bmc-pair" in tables:
+        for case, part in pair_runs(tables["bmc-pair"]).groupby("case", sort=False):
+            out[f"pair_{case}"] = float(part["ratio"].mean())
+            out[f"pair_{case}_runs"] = float(len(part))
+    if "bmc-law" in tables:
+        found = law_runs(tables["bmc-law"])
+        half = found[np.isclose(found["D"], 0.5)]
+        for q, part in half.groupby("queue", sort=False):
+            out[f"law_{q}_half"] = float(part["ratio"].mean())
+        out["law_verdict"] = law_verdict(_law(tables["bmc-law"]))
+        for q, part in rtt_runs(tables["bmc-law"]).groupby("queue", sort=False):
+            for field in ("twr_ratio", "rate_ratio", "sub1", "sub2", "tcp"):
+                out[f"rtt_{q}_{field}"] = float(part[field].mean())
+    if "bmc-compare" in tables and "bmc-compare-seeds" in tables:
+        runs = compare_runs(tables["bmc-compare"], tables["bmc-compare-seeds"])
+        lia = runs[(runs["scenario"] == "shared") & (runs["controller"] == "lia")]
+        out["lia_mean"] = float(lia[lia["source"] == "bmc"]["mbps"].mean())
+        out["lia_seeds"] = float(lia["replica"].nunique())
+        out["lia_goal"] = best_path_mbps((4.0, 12.0))
+    return out
