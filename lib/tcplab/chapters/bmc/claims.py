@@ -125,13 +125,15 @@ def ratio_rule(value: float, events_a: float, events_b: float) -> Tolerance:
 
 
 def printed_range(low: str, high: str, values: np.ndarray | None = None) -> Tolerance:
-    """A range the paper prints ("0.126 - 0.133 %") against the book's mean: the range's
-    half-width plus the printed precision of its ends (every value that rounds into the range
+    """A range the paper prints ("0.126 - 0.133 %") against the book's mean, in the printed
+    numbers' units (percentage points): the range's half-width plus the printed precision of
+    its ends (every value that rounds into the range
     is the paper's), or the 95% interval of the book's ``values`` (Student's t) where that is
     wider (the larger of the two blurs, as :func:`tcplab.ledger.tolerance.number`)."""
     lo, hi = (float(x.strip().rstrip("%")) for x in (low, high))
-    scale = 0.01 if high.strip().endswith("%") else 1.0
-    theirs = (hi - lo) / 2.0 * scale + tolerance.printed(high)
+    # in the printed numbers' own units (percentage points for "0.133%", as the claims)
+    points = 100.0 if high.strip().endswith("%") else 1.0
+    theirs = (hi - lo) / 2.0 + points * tolerance.printed(high)
     ours = tolerance.interval(values) if values is not None and len(values) > 1 else 0.0
     if ours > theirs:
         return Tolerance(ours, f"interval: 95% interval of {len(values)} values ±{ours:.3g} "  # type: ignore[arg-type]
@@ -701,6 +703,9 @@ def _grid_numbers(tables: Mapping[str, pd.DataFrame]) -> dict[str, float | str]:
     out["fig510_missed_below"] = _words(below) if below else "none"
     mixes = mix_ratios(tables["bmc-mixes"])
     whole = mixes[mixes["weight"] == "all"]
+    four = whole[(whole["flows"] == 4) & (whole["mix"] == "2/3 + 1/3")]
+    if len(four):
+        out["mix_n4_two_thirds"] = float(four["ratio"].iloc[0] / four["D"].iloc[0])
     for size, name in ((2, "pairs"), (4, "quads")):
         part = whole[whole["size"] == size]["ratio"]
         out[f"mix_{name}_min"] = float(part.min()) if len(part) else math.nan

@@ -228,7 +228,7 @@ def _law(table: pd.DataFrame) -> dict[str, Claim]:
                 _interval(values),
             )  # fmt: skip
     runs = rtt_runs(table)
-    for q, part in runs.groupby("queue", sort=False):
+    for q, part in runs.groupby("queue", sort=False) if len(runs) else ():
         values = part["twr_ratio"].to_numpy()
         if len(values) < 2:
             continue
@@ -384,9 +384,18 @@ def whatif_numbers(tables: Mapping[str, pd.DataFrame]) -> dict[str, float | str]
         for q, part in half.groupby("queue", sort=False):
             out[f"law_{q}_half"] = float(part["ratio"].mean())
         out["law_verdict"] = law_verdict(_law(tables["bmc-law"]))
-        for q, part in rtt_runs(tables["bmc-law"]).groupby("queue", sort=False):
+        rtt = rtt_runs(tables["bmc-law"])
+        for q, part in rtt.groupby("queue", sort=False) if len(rtt) else ():
             for field in ("twr_ratio", "rate_ratio", "sub1", "sub2", "tcp"):
                 out[f"rtt_{q}_{field}"] = float(part[field].mean())
+    if "bmc-red" in tables and "bmc-red-seeds" in tables:
+        runs = red_runs(tables["bmc-red"], tables["bmc-red-seeds"])
+        smallest = runs[runs["flows"] == runs["flows"].min()]
+        out["red_seeds"] = float(smallest.groupby(["queue", "D"])["replica"].nunique().max())
+        for (q, d), part in smallest.groupby(["queue", "D"], sort=False):
+            name = {0.5: "half", 0.2: "fifth"}.get(round(float(d), 6))
+            if name:
+                out[f"red_{q}_{name}_{int(part['flows'].iloc[0])}"] = float(part["ratio"].mean())
     if "bmc-compare" in tables and "bmc-compare-seeds" in tables:
         runs = compare_runs(tables["bmc-compare"], tables["bmc-compare-seeds"])
         lia = runs[(runs["scenario"] == "shared") & (runs["controller"] == "lia")]
