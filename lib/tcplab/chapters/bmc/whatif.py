@@ -41,6 +41,7 @@ __all__ = [
     "summary",
     "whatif_numbers",
     "law_verdict",
+    "pair_verdict",
 ]
 
 #: the tables these claims read (beside the chapter's own)
@@ -339,6 +340,29 @@ def summary(runs: pd.DataFrame, by: list[str], columns: dict[str, str]) -> pd.Da
     return pd.DataFrame(rows)
 
 
+def pair_verdict(rows: Mapping[str, Claim]) -> str:
+    """In words, what ``bmc-pair``'s rows say about Fig. 4.1's excess."""
+    if "pair_same_excess" not in rows:
+        return "One seed per case at this scale: no verdict."
+    same = rows["pair_same_excess"].within
+    words = [
+        "The pair alone shows the same excess as in the pooling scenario (the difference is "
+        "within the 95% interval of the seeds): the excess is the pair's own, not the "
+        "multipath scenario's."
+        if same
+        else "The pair alone does not show the pooling scenario's excess (the difference is "
+        "outside the 95% interval of the seeds): the multipath scenario adds to it."
+    ]
+    for case, name in (("long", "the long run"), ("many", "four pairs")):
+        row = rows.get(f"pair_{case}")
+        if row is not None:
+            words.append(
+                f"With {name} the ratio is {'at' if row.within else 'not at'} 1/3 within its "
+                "interval."
+            )
+    return " ".join(words)
+
+
 def law_verdict(rows: Mapping[str, Claim]) -> str:
     """In words, how many of ``bmc-law``'s rows agree with their queue's prediction."""
     parts = []
@@ -378,6 +402,7 @@ def whatif_numbers(tables: Mapping[str, pd.DataFrame]) -> dict[str, float | str]
         for case, part in pair_runs(tables["bmc-pair"]).groupby("case", sort=False):
             out[f"pair_{case}"] = float(part["ratio"].mean())
             out[f"pair_{case}_runs"] = float(len(part))
+        out["pair_verdict"] = pair_verdict(_pair(tables["bmc-pair"]))
     if "bmc-law" in tables:
         found = law_runs(tables["bmc-law"])
         half = found[np.isclose(found["D"], 0.5)]
