@@ -119,6 +119,11 @@ def test_round_model_equal_loss_gives_d_and_synchronised_drops_d_squared(weight:
     assert sync == pytest.approx(weight**2, rel=0.1)
 
 
+def test_round_model_drops_that_follow_the_growth_pull_the_ratio_above_d() -> None:
+    # losses in proportion to the increase a: windows pulled towards equal, ratio above D
+    assert rounds.ratio_of(rounds.rounds_run(0.3, 4, "overflow", 20000, seed=3)) > 1.5 * 0.3
+
+
 def test_round_model_refuses_bad_input_naming_the_parameter() -> None:
     with pytest.raises(ValueError, match="weight"):
         rounds.rounds_run(weight=1.5)

@@ -75,8 +75,15 @@ _WORKED_EXPECTED = [
 #: the quick grid (N = 2 and 8 on a 10 Mb/s link) has no N of 32 or more, so the weights it
 #: has agree with D there: the verdicts above that fail on the whole grid come from N >= 32
 QUICK_VERDICTS = {
-    "fig510_D1/5": True,
     "fig518_2/3 + 1/3": True,
+    # ... and the bundles' mean over the quick grid's two mixes at N = 4 is near 1 (the drift
+    # at N >= 32 that puts the full grid's mean above 1 is not on it)
+    "conclusion_bundle": True,
+    # one run of N = 4 on the quick 10 Mb/s link: far below the thesis's +25% (at full scale
+    # its interval holds both 1.25 and 1, the chapter says so)
+    "fig518_n4_two_thirds": False,
+    # 30 s runs of bmc-compare: the uncoupled subflows have not taken their share yet
+    "compare_uncoupled_above_tcp": False,
     "fig518_1/6 + 2/9 + 5/18 + 1/3": True,
     # 40 s cut into 8 measurements of 5 s cannot show the fall of the misordered share
     "order_larger_j_1/2": False,

@@ -15,6 +15,12 @@ queue:
   epochs, each grows by a per round trip between the same cuts, and the ratio tends to a, D^2;
 * ``random``: each packet is lost with the fixed probability ``loss``, whatever the queue
   (equal loss per packet again: the ratio tends to D).
+* ``overflow``: DropTail without synchronisation. When the windows overflow ``capacity +
+  buffer``, only the packets beyond it are lost, and they are the ones the windows' growth
+  just added: each lost packet falls on a flow with probability proportional to its increase
+  ``a``. A flow then loses in proportion to how fast it grows, which pulls the windows
+  towards the same size and the ratio from D towards 1 (a phase effect of DropTail with equal
+  RTTs).
 
 A cut takes a window from w to (1 - b) w (the thesis's AIMD(a, b)), never below one packet.
 The model is small enough to run in the reader's browser (:mod:`tcplab.chapters.bmc.lawpanel`).
@@ -29,8 +35,9 @@ from tcplab.checks import check_choice, check_int, check_range
 
 __all__ = ["QUEUES", "rounds_run", "ratio_of"]
 
-#: how packets are lost: equal loss per packet (RED), synchronised drops (DropTail), random
-QUEUES = ("red", "droptail", "random")
+#: how packets are lost: equal loss per packet (RED), synchronised drops (DropTail), random,
+#: or the growth that overflows the queue (DropTail without synchronisation)
+QUEUES = ("red", "droptail", "random", "overflow")
 
 
 def rounds_run(
@@ -68,6 +75,12 @@ def rounds_run(
             hit = rng.random(2 * n) < 1.0 - (1.0 - q) ** w
         elif queue == "droptail":
             hit = np.full(2 * n, load > cap + buf)
+        elif queue == "overflow":
+            hit = np.zeros(2 * n, dtype=bool)
+            over = int(np.ceil(load - cap - buf)) if load > cap + buf else 0
+            if over:
+                lost = rng.choice(2 * n, size=min(over, 2 * n), replace=False, p=a / a.sum())
+                hit[lost] = True
         else:
             hit = rng.random(2 * n) < 1.0 - (1.0 - loss) ** w
         tcp_mean[t] = w[:n].mean()
