@@ -293,7 +293,7 @@ def _explain_ratio(part: pd.DataFrame, case: str) -> tuple[float, float]:
     r = part.iloc[0]
     events_a = float(r["aimd_loss_events"]) * float(r["flows"])
     events_t = float(r["tcp_loss_events"]) * float(r["flows"])
-    return float(values[0]), ratio_tolerance(float(values[0]), events_a, events_t) / SIGMAS
+    return float(values[0]), ratio_se(float(values[0]), events_a, events_t)
 
 
 def explain_table(table: pd.DataFrame) -> pd.DataFrame:
