@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import ipywidgets as w
 import numpy as np
@@ -169,7 +170,10 @@ def test_the_law_panel_draws_into_an_html_widget_and_offers_the_browser() -> Non
     assert not [p for p in parts if isinstance(p, w.Output)]
     views = [p for p in parts if isinstance(p, w.HTML)]
     assert len(views) == 1 and views[0].value.lstrip().startswith("<svg")
-    assert "tcplab-live-note" in panel._repr_mimebundle_()["text/html"]
+    shown = panel._repr_mimebundle_()["text/html"]
+    assert "tcplab-live-note" in shown and "Run in your browser" in shown
+    found = re.search(r'data-panel="([^"]+)"', shown)
+    assert found and inbrowser.load_spec(found.group(1)).what == panel.what
 
 
 def test_the_page_and_the_notebook_draw_the_law_panel_from_one_spec() -> None:
