@@ -421,6 +421,8 @@ def whatif_numbers(tables: Mapping[str, pd.DataFrame]) -> dict[str, float | str]
             name = {0.5: "half", 0.2: "fifth"}.get(round(float(d), 6))
             if name:
                 out[f"red_{q}_{name}_{int(part['flows'].iloc[0])}"] = float(part["ratio"].mean())
+                first = part[part["replica"] == part["replica"].min()]["ratio"]
+                out[f"red_{q}_{name}_{int(part['flows'].iloc[0])}_first"] = float(first.iloc[0])
     if "bmc-compare" in tables and "bmc-compare-seeds" in tables:
         runs = compare_runs(tables["bmc-compare"], tables["bmc-compare-seeds"])
         lia = runs[(runs["scenario"] == "shared") & (runs["controller"] == "lia")]
