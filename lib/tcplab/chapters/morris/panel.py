@@ -87,6 +87,11 @@ def morris_live(
     return {**summarise(run, histogram=True), "stages": stage_series(run)}
 
 
+#: the recorded table the panel draws under the reader's run (the book ships it in tcplab's
+#: wheel for the browser: tcplab.pyodide_site)
+RECORDED = ("morris-loss",)
+
+
 def _shipped_table() -> pd.DataFrame | None:
     """``morris-loss`` as shipped: in the reader's browser the copy in tcplab's wheel (if the
     book shipped it), elsewhere data/morris-loss.csv when it is fresh (never computed here)."""
@@ -94,7 +99,7 @@ def _shipped_table() -> pd.DataFrame | None:
         from tcplab.inbrowser import recorded
 
         try:
-            return recorded("morris-loss")
+            return recorded(RECORDED[0])
         except FileNotFoundError:
             return None
     from tcplab import cache, registry
