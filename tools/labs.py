@@ -51,7 +51,7 @@ TIMED_OUT = "TcplabCellTimeout"
 def build(out: Path, labs: tuple[str, ...] = LABS) -> dict[str, Path]:
     """Build each lab into ``out/<lab>`` with Otter Assign; returns each lab's folder."""
     import jupytext
-    from otter.assign import main as assign
+    from otter.assign import main as assign  # type: ignore[import-untyped]
 
     out.mkdir(parents=True, exist_ok=True)
     built = {}
@@ -118,10 +118,22 @@ def _question_key(name: str) -> tuple[int, str]:
 
 _SETUP = """\
 get_ipython().reset(new_session=False)  # a fresh namespace for each submission
+import importlib.util as _tcplab_util
 import os as _tcplab_os
+import sys as _tcplab_sys
+import types as _tcplab_types
 
 _tcplab_os.chdir({workdir!r})
-import otter as _tcplab_otter
+if "otter" not in _tcplab_sys.modules:
+    # Otter's package without its __init__, which imports pandas, nbconvert and the exporters
+    # (seconds per kernel): grading needs only otter.test_files, imported from it on demand
+    _tcplab_spec = _tcplab_util.find_spec("otter")
+    _tcplab_otter = _tcplab_types.ModuleType("otter")
+    _tcplab_otter.__path__ = list(_tcplab_spec.submodule_search_locations)
+    _tcplab_otter.__file__ = _tcplab_spec.origin
+    _tcplab_sys.modules["otter"] = _tcplab_otter
+    import otter.test_files  # noqa: F401
+    import numpy, pandas, tcplab  # noqa: E401, F401 - the labs' imports, once per kernel
 
 
 # grading stands in for otter.Notebook: the submission's grader.check/export do nothing (its
@@ -134,9 +146,11 @@ class _TcplabQuietNotebook:
         return lambda *args, **kwargs: None
 
 
-_tcplab_otter.Notebook = _TcplabQuietNotebook
-del _tcplab_os, _tcplab_otter, _TcplabQuietNotebook
+_tcplab_sys.modules["otter"].Notebook = _TcplabQuietNotebook
+get_ipython().reset(new_session=False)
 """
+#: seconds the grader's own set-up cell may take (the first in a kernel imports tcplab)
+SETUP_TIMEOUT = 120.0
 
 _CHECK = """\
 def _tcplab_check(question, path, limit, env):
@@ -266,6 +280,7 @@ def grade_batch(
                         grade.errors["_"] = f"ran out of its {submission_timeout:g} s"
                         break
                     own = question_timeout + 5 if "tcplab_check" in cell.metadata else cell_timeout
+                    own = SETUP_TIMEOUT if index == 0 else own
                     client.timeout = max(1, int(min(own, left)))
                     try:
                         client.execute_cell(cell, index)
@@ -288,8 +303,8 @@ def grade_batch(
 
 
 def _possible(tests: dict[str, Path]) -> dict[str, float]:
-    from otter.nbmeta_config import NBMetadataConfig
-    from otter.test_files import create_test_file
+    from otter.nbmeta_config import NBMetadataConfig  # type: ignore[import-untyped]
+    from otter.test_files import create_test_file  # type: ignore[import-untyped]
 
     return {
         q: float(create_test_file(str(p), NBMetadataConfig()).possible) for q, p in tests.items()
@@ -324,42 +339,46 @@ def grade(
 
 
 def write_csv(grades: list[Grade], path: Path) -> None:
-    """One row per submission: its name, the points of each question, the total and the
-    points possible."""
+    """One row per submission: its name, the points of each question, the total, the points
+    possible and the seconds its grading took."""
     questions = list(grades[0].possible) if grades else []
     with path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
-        writer.writerow(["submission", *questions, "total", "possible"])
+        writer.writerow(["submission", *questions, "total", "possible", "seconds"])
         for g in grades:
             possible = sum(g.possible.values())
-            writer.writerow([g.submission, *(g.scores[q] for q in questions), g.total, possible])
+            row = [g.submission, *(g.scores[q] for q in questions), g.total, possible]
+            writer.writerow([*row, f"{g.seconds:.1f}"])
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    b = sub.add_parser("build", help="build the student notebooks and autograders")
-    b.add_argument("out", nargs="?", type=Path, default=ROOT / "_build" / "labs")
-    b.add_argument("--lab", action="append", choices=LABS, help="only this lab (repeatable)")
-    g = sub.add_parser("grade", help="grade a folder of submissions into a CSV")
-    g.add_argument("lab", choices=LABS)
-    g.add_argument("submissions", type=Path, help="a folder of .ipynb submissions")
-    g.add_argument(
+    build_cmd = sub.add_parser("build", help="build the student notebooks and autograders")
+    build_cmd.add_argument("out", nargs="?", type=Path, default=ROOT / "_build" / "labs")
+    build_cmd.add_argument(
+        "--lab", action="append", choices=LABS, help="only this lab (repeatable)"
+    )
+    grade_cmd = sub.add_parser("grade", help="grade a folder of submissions into a CSV")
+    grade_cmd.add_argument("lab", choices=LABS)
+    grade_cmd.add_argument("submissions", type=Path, help="a folder of .ipynb submissions")
+    grade_cmd.add_argument(
         "--autograder", type=Path, help="the lab's autograder zip (default: from make labs)"
     )
-    g.add_argument(
+    grade_cmd.add_argument(
         "--csv", type=Path, help="where to write the scores (default: SUBMISSIONS/grades.csv)"
     )
-    g.add_argument("--batch", type=int, default=1, help="submissions per kernel (default 1)")
-    g.add_argument("--cell-timeout", type=float, default=CELL_TIMEOUT)
-    g.add_argument("--question-timeout", type=float, default=QUESTION_TIMEOUT)
-    g.add_argument("--submission-timeout", type=float, default=SUBMISSION_TIMEOUT)
+    grade_cmd.add_argument(
+        "--batch", type=int, default=1, help="submissions per kernel (default 1)"
+    )
+    grade_cmd.add_argument("--cell-timeout", type=float, default=CELL_TIMEOUT)
+    grade_cmd.add_argument("--question-timeout", type=float, default=QUESTION_TIMEOUT)
+    grade_cmd.add_argument("--submission-timeout", type=float, default=SUBMISSION_TIMEOUT)
     args = parser.parse_args(argv)
     if args.command == "build":
         for lab, folder in build(args.out, tuple(args.lab or LABS)).items():
-            print(
-                f"{lab}: {folder / 'student' / (lab + '.ipynb')}  (autograder: {autograder_zip(folder)})"
-            )
+            student = folder / "student" / f"{lab}.ipynb"
+            print(f"{lab}: {student}  (autograder: {autograder_zip(folder)})")
         return 0
     zip_path = args.autograder or autograder_zip(ROOT / "_build" / "labs" / args.lab)
     if not args.submissions.is_dir():
