@@ -116,6 +116,15 @@ def _submission(reference: Path, changes: dict[str, tuple[str, str]], out: Path)
     return out
 
 
+def test_the_instructors_page_states_each_labs_questions_and_points() -> None:
+    page = (ROOT / "chapters" / "instructors.md").read_text(encoding="utf-8")
+    for lab in labs.LABS:
+        points = _points(lab)
+        row = re.search(rf"^\| `{lab}` \|.*\| (\d+) \((\d+)\) \|", page, re.MULTILINE)
+        assert row, f"no row for {lab} in chapters/instructors.md"
+        assert (int(row[1]), int(row[2])) == (len(points), sum(points.values())), lab
+
+
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """`make labs`'s build (tools/labs.py build) into a temporary folder."""
