@@ -2,7 +2,11 @@
 
 Every reproduced figure or table in the book ends in such a table. The paper's value is quoted
 from the paper (with where it says it); ours is computed by the model when the chapter runs;
-the tests check every claim with the same tolerance the chapter prints.
+the tests check every claim with the same tolerance the chapter prints. The tolerance comes
+from one of the book's rules (:mod:`tcplab.ledger.tolerance`: the paper's printed precision,
+our replicas' 95% interval, a plot's resolution), never chosen per row: :func:`ruled` makes a
+claim from such a rule and keeps the sentence that says which rule set it. Each row is an
+entry of its chapter's ledger (:mod:`tcplab.ledger`), where its status is declared.
 """
 
 from __future__ import annotations
@@ -16,9 +20,11 @@ import numpy as np
 import pandas as pd
 
 from . import tables
+from .ledger.tolerance import Tolerance, statement
 
 __all__ = [
     "Claim",
+    "ruled",
     "claims_frame",
     "claims_html",
     "claim_decimals",
@@ -39,6 +45,7 @@ class Claim:
     paper: float
     book: float
     tolerance: float
+    rule: str = ""  # the sentence that says which rule set the tolerance (tcplab.ledger.tolerance)
 
     @property
     def difference(self) -> float:
@@ -66,12 +73,18 @@ def claims_frame(claims: Iterable[Claim]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def ruled(claim: str, source: str, paper: float, book: float, tolerance: Tolerance) -> Claim:
+    """A claim whose tolerance comes from one of the book's rules (``tolerance``, made by
+    :mod:`tcplab.ledger.tolerance`)."""
+    return Claim(claim, source, float(paper), float(book), tolerance.value, tolerance.rule)
+
+
 def yes_no(claim: str, source: str, paper: bool, book: bool) -> Claim:
     """A statement the paper makes in words, checked as true or false (tolerance 0).
 
     ``claim`` is the statement, worded so that "yes" means it holds; ``paper`` is what the
     paper says (almost always True), ``book`` whether it holds in the book's runs."""
-    return Claim(claim, source, paper=float(paper), book=float(book), tolerance=0.0)
+    return ruled(claim, source, float(paper), float(book), statement())
 
 
 def is_yes_no(claim: Claim) -> bool:
@@ -110,9 +123,19 @@ def _check(claim: Claim, decimals: int) -> str:
         small = gap < 0.5 * 10.0**-decimals  # too small for the row's decimals
         off = tables.power_of_ten(gap, 1) if small else tables.fixed(gap, decimals)
         said = f"The book is {off} {'above' if claim.difference > 0 else 'below'} the paper"
+    why = _RULE_WORDS.get(claim.rule.split(":")[0], "")
     if claim.within:
-        return f"{said}: within the tolerance ±{allowed}."
-    return f"{said}: outside the tolerance ±{allowed} (see the text)."
+        return f"{said}: within the tolerance ±{allowed}{why}."
+    return f"{said}: outside the tolerance ±{allowed}{why} (see the text)."
+
+
+#: how the Check column names the rule that set a row's tolerance
+_RULE_WORDS = {
+    "printed": " (the paper's printed precision)",
+    "plot": " (the resolution of a reading off the paper's plot)",
+    "interval": " (the 95% interval of the book's runs)",
+    "exact": " (floating point: both sides are exact)",
+}
 
 
 CLAIMS_CAPTION = (
@@ -154,7 +177,16 @@ def claims_html(claims: Iterable[Claim], caption: str = CLAIMS_CAPTION) -> str:
         f"<caption>{html.escape(caption)}</caption>"
         f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
     )
-    return tables._scroll_box(table, "Paper vs. book")
+    ledger = (
+        '<p class="tcplab-ledger-link">Every item of the paper, with its status, including '
+        f'those this table does not hold: <a href="{LEDGER_PAGE}">What this book '
+        "reproduces</a>.</p>"
+    )
+    return tables._scroll_box(table, "Paper vs. book") + ledger
+
+
+#: the back-matter page with every chapter's ledger (chapters/reproduces.md)
+LEDGER_PAGE = "reproduces.html"
 
 
 def rows(table: pd.DataFrame, **where: float | str) -> pd.DataFrame:

@@ -732,6 +732,12 @@ def _parser() -> _Parser:
     tra.add_argument("--json", action="store_true", help="print one JSON object")
     tra.set_defaults(handler=_transfers)
 
+    from .ledger import command as ledger_command  # the ledger's own command (issue 38's form)
+
+    led = commands.add_parser(ledger_command.NAME, help=ledger_command.HELP)
+    ledger_command.add_arguments(led)
+    led.set_defaults(handler=ledger_command.run)
+
     listing = commands.add_parser("list", help="list the experiments behind the book")
     listing.set_defaults(handler=_list)
 
