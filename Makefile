@@ -15,7 +15,7 @@ export OMP_NUM_THREADS ?= 1
 export OPENBLAS_NUM_THREADS ?= 1
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: help system browser setup book book-student pdf binder-check colab colab-check test test-fast lint data bench serve pins clean
+.PHONY: help system browser setup book book-student pdf binder-check colab colab-check labs test test-fast lint data bench serve pins clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -80,6 +80,9 @@ colab: setup  ## each chapter as a Colab notebook (first cell installs the book)
 
 colab-check: setup  ## replay a reader's Colab session: a fresh kernel with nothing installed runs a chapter's Colab notebook
 	PYTHON=$(PYTHON) tools/colab-check _build/colab-check
+
+labs: setup  ## the five course labs (Otter-Grader) in _build/labs: student notebooks, autograders; grading: tools/labs.py grade
+	$(BIN)/python tools/labs.py build _build/labs
 
 binder-check: setup  ## replay a Binder build in a fresh venv (environment.yml's pins, postBuild) and run one chapter
 	PYTHON=$(PYTHON) tools/binder-check _build/binder-check

@@ -293,6 +293,14 @@
           box.tcplabAgain = false;
           return redraw(box, call);
         }
+        var refused = view.querySelector(".tcplab-panel-error");
+        if (refused) {
+          // the model refused the controls' values: say so, never "Ran"
+          box.dataset.state = "refused";
+          say(box, "The model did not run (" + refused.textContent.replace(/^error: /, "") +
+              "). Change a control to try again.");
+          return;
+        }
         box.dataset.state = "ready";
         var seconds = (took / 1000).toFixed(1);
         say(box, "Ran in your browser in " + seconds + " s. Change a control to rerun the model.");

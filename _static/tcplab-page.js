@@ -13,7 +13,34 @@
     });
   }
 
+  // "Skip to the live panel": right after the theme's "Skip to main content", so that a
+  // keyboard reader reaches the chapter's panel in two key presses, not past every link of
+  // the page; it moves the focus to the panel's first control (its Run button)
+  function addSkipToPanel() {
+    var panel = document.querySelector(".tcplab-inbrowser");
+    if (!panel || document.querySelector(".tcplab-skip-panel")) return;
+    panel.id = panel.id || "tcplab-live-panel";
+    var link = document.createElement("a");
+    link.className = "tcplab-skip-panel";
+    link.href = "#" + panel.id;
+    link.textContent = "Skip to the live panel";
+    link.addEventListener("click", function (event) {
+      event.preventDefault();
+      var target = panel.querySelector("button, input, select") || panel;
+      if (target === panel) panel.setAttribute("tabindex", "-1");
+      panel.scrollIntoView({ block: "center" });
+      target.focus();
+    });
+    var first = document.querySelector(".skip-link");
+    if (first && first.parentNode) {
+      first.parentNode.insertBefore(link, first.nextSibling);
+    } else {
+      document.body.insertBefore(link, document.body.firstChild);
+    }
+  }
+
   function start() {
+    addSkipToPanel();
     var mathjax = window.MathJax;
     var ready = mathjax && mathjax.startup && mathjax.startup.promise;
     (ready || Promise.resolve()).then(markWideEquations);

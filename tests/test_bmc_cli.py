@@ -30,7 +30,12 @@ def test_weighted_json_has_the_documented_keys() -> None:
     assert keys <= set(result)
     assert result["ratio"] == pytest.approx(result["aimd_mbps"] / result["tcp_mbps"])
     assert 0 < result["aimd_mbps"] + result["tcp_mbps"] <= 60.0 / 2
-    assert 0 <= result["loss_event_rate"] < 1 and result["timeouts"] >= 0
+    # the time-outs of all flows are the AIMD flows' plus the TCP flows' (how many there are is
+    # a random outcome with no closed form here: this test checks the keys and how they add up)
+    assert isinstance(result["timeouts"], int)
+    assert result["timeouts"] == result["aimd_timeouts"] + result["tcp_timeouts"]
+    # slow start overruns the bottleneck within a second: a 20 s run has losses
+    assert 0 < result["loss_event_rate"] < 1 and 0 < result["drop_rate"] < 1
 
 
 def test_bmc_fluid_shared_reaches_the_thesis_split() -> None:

@@ -8,8 +8,11 @@ pool loop (``morris.runs.run_all``, which made the shipped data), and a serial l
 
 from __future__ import annotations
 
+import json
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -216,3 +219,38 @@ def test_no_experiments_fingerprint_follows_the_cluster_code() -> None:
     for name, experiment in registry.REGISTRY.items():
         modules = experiment.modules()
         assert "tcplab.cluster" not in modules and "tcplab.tasks" not in modules, name
+
+
+LISTENERS = """
+import json, sys
+import psutil
+from tcplab.cluster import open_cluster
+
+if __name__ == "__main__":
+    with open_cluster(local_workers=1) as executor:
+        me = psutil.Process()
+        found = [
+            [process.pid, connection.laddr.ip, connection.laddr.port]
+            for process in [me, *me.children(recursive=True)]
+            for connection in process.net_connections(kind="inet")
+            if connection.status == psutil.CONN_LISTEN
+        ]
+        scheduler = executor.client.scheduler_info()["address"]
+    print(json.dumps({"listening": found, "scheduler": scheduler}))
+"""
+
+
+def test_a_local_cluster_listens_on_loopback_only(tmp_path: Path) -> None:
+    """Every socket that the LocalCluster of ``tcplab data --cluster local`` listens on (its
+    scheduler, the scheduler's HTTP pages, the nanny, the worker: in a fresh process and its
+    children) is bound to 127.0.0.1 or ::1, never to every address of the machine."""
+    script = tmp_path / "listeners.py"
+    script.write_text(LISTENERS, encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=300, check=True
+    )
+    report = json.loads(done.stdout)
+    listening = report["listening"]
+    assert len(listening) >= 3, report  # scheduler, its HTTP server, nanny, worker, ...
+    assert report["scheduler"].startswith("tcp://127.0.0.1:")
+    assert all(ip in ("127.0.0.1", "::1") for _, ip, _ in listening), listening

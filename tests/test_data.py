@@ -10,9 +10,10 @@ from tcplab import cache, registry
 @pytest.mark.parametrize("name", sorted(registry.REGISTRY))
 def test_shipped_result_is_fresh(name: str) -> None:
     experiment = registry.REGISTRY[name]
-    found = cache.load(cache.Entry(name))
-    assert found is not None, f"data/{name}.csv is missing: run `make data`"
-    table, meta = found
+    try:
+        table, meta = cache.read(cache.Entry(name))
+    except cache.Unreadable as error:  # says which file is missing, or that they are no pair
+        pytest.fail(f"{error}: run `tcplab data --only {name}` (or `make data`)")
     assert meta["scale"] == "full" and meta["seed"] == 0
     assert meta["params"] == cache.jsonable(experiment.parameters("full"))
     assert cache.is_fresh(meta, experiment.modules()), (

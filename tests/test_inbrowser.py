@@ -246,6 +246,7 @@ def test_the_lu_panel_reads_in_the_browser_the_tables_the_wheel_carries(
     wheel = pyodide_site._tcplab_wheel(root / "lib", tmp_path, root / "data")
     names = zipfile.ZipFile(wheel).namelist()
     assert {f"tcplab/_recorded/{n}.csv" for n in lu.RECORDED} <= set(names)
+    assert "tcplab/_recorded/morris-loss.csv" in names  # the many-flows panel's shipped curve
     shipped = tmp_path / "_recorded"
     shipped.mkdir()
     pd.DataFrame({"scenario": [7], "cross": [3]}).to_csv(shipped / "lu-scenarios.csv", index=False)

@@ -119,6 +119,9 @@ def _microscope_a_and_beta(visit: Visit) -> None:
     _ran(visit, 5, ready=False)
     error = visit.page.locator(".tcplab-inbrowser-view .tcplab-panel-error").text_content()
     assert "is not a packet number" in (error or "")
+    _state(visit, "refused", RERUN_MS)  # a refused run never reports success
+    status = visit.page.locator(".tcplab-inbrowser-status").text_content() or ""
+    assert "did not run" in status and "is not a packet number" in status and "Ran" not in status
 
 
 #: what a chapter's panel is checked for beyond :func:`_reruns`

@@ -14,6 +14,7 @@ from tcplab.chapters.lee.analysis import (
     meeting,
     per_flow,
     saturation_curves,
+    spread,
 )
 
 
@@ -35,6 +36,24 @@ def test_definitions_by_hand() -> None:
     assert list(per_flow(_table())["bytes_per_s"]) == pytest.approx([1e6, 2.5e5])
     c = clusters(_table(), 2).iloc[0]
     assert (c["share_with_timeout"], c["median_with_timeout"]) == (0.5, 2.5e5)
+
+
+def test_both_readings_of_the_aggregate_by_hand() -> None:
+    """Repetition 0: 2 MB done at 1 s and 2 MB done at 4 s. Bytes over the last completion:
+    2 MB / 4 s = 0.5 MB/s; the sum of the flows' own rates: 1 + 0.25 = 1.25 MB/s."""
+    agg = aggregates(_table()).iloc[0]
+    assert agg["aggregate_bytes_per_s"] == pytest.approx(0.5e6)
+    assert agg["sum_of_rates_bytes_per_s"] == pytest.approx(1.25e6)
+    assert agg["mean_rate_bytes_per_s"] == pytest.approx(0.625e6)
+
+
+def test_spread_is_the_ratio_of_quantiles() -> None:
+    sizes = (1e5, 2e5, 3e5, 4e5, 5e5)
+    rows = [{"path": "p", "flows": 5, "repetition": 0, "transfer": i, "completion_s": 1.0,
+             "bytes": b, "timeouts": 0} for i, b in enumerate(sizes)]  # fmt: skip
+    out = spread(pd.DataFrame(rows), (0.25, 0.75)).iloc[0]
+    assert (out["q25"], out["q75"]) == (2e5, 4e5)  # numpy's linear quantiles of 5 points
+    assert out["ratio"] == pytest.approx(2.0)
 
 
 def test_meeting_uses_theorem1_and_the_probes() -> None:

@@ -212,6 +212,30 @@ def test_the_rto_claims_follow_the_back_off_closed_form() -> None:
     assert not claims.rto_claims(flat)["rto-backoff-2"].within
 
 
+def test_the_rto_after_each_sample_is_rfc6298_by_hand() -> None:
+    """RFC 6298 2.2 and 2.3 on equal samples r: RTTVAR = r/2, then 3r/8, then 9r/32, so the RTO
+    is 3r, 2.5r, 2.125r (r = 0.1012 s: 0.3036, 0.253, 0.21505 s), rounded up to the 10 ms
+    clock; a floor above them all wins."""
+    r = 0.1012
+    assert claims.rfc6298_rtos([r, r, r]) == pytest.approx([0.31, 0.26, 0.22], abs=1e-12)
+    assert claims.rfc6298_rtos([0.01, 0.01]) == pytest.approx([0.2, 0.2])
+    table = registry.run("microscope-rto", scale="quick")
+    found = claims.sample_claims(table)
+    assert found["rto-first"].within and found["rto-samples"].within
+    # a model that kept its first RTO would be caught
+    firsts = table["rtt_sample"].notna().cumsum() <= 1
+    frozen = table.assign(rto=table["rto"].where(firsts, found["rto-first"].book))
+    assert not claims.sample_claims(frozen)["rto-samples"].within
+
+
+def test_a_departure_that_changed_a_decision_would_be_caught() -> None:
+    cases = registry.run("microscope-cases", scale="quick")
+    assert all(c.within for c in claims.departure_claims(cases).values())
+    wrong = cases.copy()
+    wrong.loc[(wrong["tcp"] == "reno") & (wrong["losses"] == 3), "timeouts"] = 0
+    assert not any(c.within for c in claims.departure_claims(wrong).values())
+
+
 def test_departures_change_only_what_they_should() -> None:
     frame = claims.departures_frame()
     model = frame["model's choices"]
@@ -253,7 +277,7 @@ def test_round_trip_is_propagation_plus_one_transmission() -> None:
 def test_the_page_has_its_charts_tables_panel_and_exercises(built_book: Path) -> None:
     page = (built_book / "chapters" / "tcp-microscope.html").read_text(encoding="utf-8")
     assert page.count('class="tcplab-chart"') == 3
-    assert page.count('class="tcplab-claims') == 2 and "tcplab-off" not in page
+    assert page.count('class="tcplab-claims') == 3 and "tcplab-off" not in page
     assert "tcplab-live-note" in page and "Traceback" not in page
     assert page.count('class="solution') >= 4 and "dropdown" in page
     assert "14 24 25 26 27 28" in page  # the rules-vs-model table, Tahoe's four drops

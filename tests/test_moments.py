@@ -14,10 +14,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tcplab import cache, claims, fluid, registry
+from tcplab import cache, claims, fluid, ledger, registry
 from tcplab.chapters.moments import charts
 from tcplab.chapters.moments import claims as mc
 from tcplab.chapters.moments import experiments as moments
+from tcplab.ledger import tolerance
 from tcplab.theory import altman
 from tcplab.theory import moments as theory_moments
 
@@ -55,6 +56,8 @@ def _claims(results: dict[str, pd.DataFrame]) -> dict[str, claims.Claim]:
         results["moments-largest-rate"],
         results["moments-beatdown-tags"],
         results["moments-theorem3"],
+        results.get("moments-distributions"),
+        results.get("moments-beatdown-path"),
     )
 
 
@@ -121,6 +124,8 @@ def test_bad_input_names_the_parameter(call, name: str) -> None:
 def test_every_claim_at_the_printed_tolerance(results: dict[str, pd.DataFrame]) -> None:
     found = _claims(results)
     assert {f"theorem2-{p}" for p in moments.POLICIES} <= set(found)
+    differs = {e.key for e in ledger.chapter_entries("moments") if e.status == "differs"}
+    assert differs == set(mc.KNOWN_DISAGREEMENTS)
     for key, claim in found.items():
         if key in mc.KNOWN_DISAGREEMENTS:
             assert not claim.within, f"{key}: the paper's value should be off"
@@ -130,10 +135,30 @@ def test_every_claim_at_the_printed_tolerance(results: dict[str, pd.DataFrame]) 
         assert key in found
 
 
-def test_theorem2_tolerance_is_half_a_percent(results: dict[str, pd.DataFrame]) -> None:
+def test_theorem2_tolerance_is_the_runs_interval(results: dict[str, pd.DataFrame]) -> None:
+    """Theorem 2's fractions are exact: each simulated value is held to its own 95%
+    half-width (floating point where the run is deterministic), by the ledger's exact rule."""
+    table = results["moments-table"]
     for policy in moments.POLICIES:
         claim = _claims(results)[f"theorem2-{policy}"]
-        assert claim.tolerance == pytest.approx(0.005 * claim.paper)
+        row = table[(table["flows"] == 2) & table["identical"] & (table["policy"] == policy)]
+        half = float(row[row["flow"] == 1]["second_moment_ci"].iloc[0])
+        assert claim.tolerance == pytest.approx(max(half, tolerance.EXACT))
+        assert claim.rule.split(":")[0] in ("exact", "interval")
+
+
+def test_lemma1_map_by_hand() -> None:
+    # N = 2, beta = 1/2: a = 3/4, b = 1/4; eq. (9)'s fixed point (4/7, 3/7) maps to itself,
+    # and (0.6, 0.4) to (max(0.45, 0.55), min(0.45, 0.55)) = (0.55, 0.45)
+    assert mc.lemma1_map(np.array([4 / 7, 3 / 7]), 0.5) == pytest.approx([4 / 7, 3 / 7])
+    assert mc.lemma1_map(np.array([0.6, 0.4]), 0.5) == pytest.approx([0.55, 0.45])
+
+
+def test_a_broken_beatdown_path_fails_the_fig5_row(results: dict[str, pd.DataFrame]) -> None:
+    path = results["moments-beatdown-path"].copy()
+    assert _claims(results)["fig5"].within
+    broken = dict(results, **{"moments-beatdown-path": path.assign(time=np.sqrt(path["time"]))})
+    assert not _claims(broken)["fig5"].within
 
 
 def test_beatdown_is_the_corrected_value(results: dict[str, pd.DataFrame]) -> None:

@@ -103,6 +103,24 @@ def test_the_comparison_pairs_every_tcplab_row_with_ns3():
         assert (table[f"{metric}_tolerance"] >= 0).all(), metric
 
 
+def test_the_two_simulator_rule_combines_the_half_widths():
+    """sqrt(h1^2 + h2^2) by hand (3, 4 -> 5), said in the rule's sentence; with three runs on
+    each side it is Welch's interval with 2 degrees of freedom (t = 4.303)."""
+    rule = claims.difference_tolerance(3.0, 4.0, (3, 3))
+    assert rule.value == pytest.approx(5.0) and rule.rule.startswith("interval")
+    assert "sqrt(h_ns3^2 + h_tcplab^2)" in rule.rule and "±5" in rule.rule
+    assert "one run" in claims.difference_tolerance(3.0, 4.0, (3, 1)).rule
+    ours = np.array([1.0, 2.0, 3.0])  # s = 1
+    theirs = np.array([2.0, 4.0, 6.0])  # s = 2
+    welch = 4.303 * np.sqrt(1.0 / 3 + 4.0 / 3)
+    combined = np.hypot(4.303 * 1.0 / np.sqrt(3), 4.303 * 2.0 / np.sqrt(3))
+    assert combined == pytest.approx(welch)
+    assert claims._half_width(float(ours.var(ddof=1)), 3, 2) == pytest.approx(4.303 / np.sqrt(3))
+    assert claims._half_width(float(theirs.var(ddof=1)), 3, 2) == pytest.approx(
+        2 * 4.303 / np.sqrt(3)
+    )
+
+
 # -- the driver, with a stand-in for ns-3 -----------------------------------------------------
 def stand_in(tmp_path: Path, fail_on_seed: int | None) -> str:
     """A 'python' that runs a fake dumbbell.py: echoes each run, or dies on one seed."""

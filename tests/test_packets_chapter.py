@@ -1,5 +1,7 @@
-"""The packet-level validation chapter: every paper-vs-book claim holds at its printed
-tolerance, at quick scale and on the shipped data, and the checker can fail."""
+"""The packet-level validation chapter: every paper-vs-book claim has the verdict its ledger
+entry declares (lib/tcplab/chapters/packets/ledger.toml: ``differs`` rows disagree), at its
+tolerance by the book's rules, at quick scale and on the shipped data, and the checker can
+fail."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ import dataclasses
 import pandas as pd
 import pytest
 
-from tcplab import cache, registry
+from tcplab import cache, ledger, registry
 from tcplab.chapters.packets import charts
 from tcplab.chapters.packets import claims as pclaims
 from tcplab.chapters.packets import experiments as packets
@@ -39,17 +41,40 @@ def _claims(tables: dict[str, pd.DataFrame]):
     return pclaims.paper_claims(*(tables[name] for name in NAMES))
 
 
-def test_every_claim_holds_at_quick_scale(quick) -> None:
-    rows = _claims(quick)
-    assert len(rows) >= 14
-    off = [(c.claim, c.book, c.paper, c.tolerance) for c in rows if not c.within]
+def _off(tables: dict[str, pd.DataFrame], scale: str) -> list:
+    """The claims whose verdict is not the ledger's (with the quick scale's own)."""
+    expected = ledger.expected_verdicts("packets")
+    if scale == "quick":
+        expected |= pclaims.QUICK_VERDICTS
+    found = pclaims.keyed_claims(*(tables[name] for name in NAMES))
+    return [(k, c.book, c.paper, c.tolerance) for k, c in found.items() if c.within != expected[k]]
+
+
+def test_every_claim_has_its_ledger_verdict_at_quick_scale(quick) -> None:
+    assert len(_claims(quick)) >= 14
+    off = _off(quick, "quick")
     assert not off, off
 
 
-def test_every_claim_holds_on_the_shipped_data() -> None:
-    rows = _claims({name: _shipped(name) for name in NAMES})
-    off = [(c.claim, c.book, c.paper, c.tolerance) for c in rows if not c.within]
+def test_every_claim_has_its_ledger_verdict_on_the_shipped_data() -> None:
+    off = _off({name: _shipped(name) for name in NAMES}, "full")
     assert not off, off
+
+
+def test_the_tolerances_come_from_the_rules(quick) -> None:
+    """By hand: Figs. 7, 10 and 11 tick every 0.05 (half a tick: 0.025); '75%' is printed
+    to half a point; the statements have no tolerance; issue 39's 0.25 and 0.35 are gone."""
+    found = pclaims.keyed_claims(*(quick[name] for name in NAMES))
+    assert found["one-flow"].tolerance == pytest.approx(0.005)
+    for key in ("red-theorem1", "threshold-1", "threshold-2", "threshold-3"):
+        assert found[key].tolerance == pytest.approx(0.025) and found[key].rule.startswith("plot")
+    for key in ("droptail-small", "droptail-large", "droptail-monotone", "signalled-droptail"):
+        assert found[key].tolerance == 0 and found[key].rule.startswith("statement")
+    assert found["threshold-one"].rule.split(":")[0] in ("exact", "interval")
+    # issue 39: the 0.25 and 0.35 that let a 10-12% model error pass
+    assert all(
+        found[k].tolerance < 0.05 for k in ("droptail-small", "droptail-large", "threshold-one")
+    )
 
 
 def test_a_wrong_value_fails_the_checker(quick) -> None:
@@ -66,7 +91,7 @@ def test_threshold_claims_fail_when_the_policies_disagree(quick) -> None:
     table = quick["threshold"]
     assert {"random", "largest"} <= set(table["select"])
     good = pclaims.threshold_claims(table)
-    assert len(good) == 3 and all(c.within for c in good)
+    assert len(good) == 3 and good[-1].within
     slower = table["utilisation"] - 0.1 * (table["select"] == "largest")
     insensitivity = pclaims.threshold_claims(table.assign(utilisation=slower))[-1]
     assert "largest-rate" in insensitivity.claim and not insensitivity.within
@@ -114,13 +139,12 @@ def test_policy_gap_is_welch_t_on_the_replicas() -> None:
     assert gap["replicas"] == 3
 
 
-def test_loss_claims_fail_when_the_rate_is_off(quick) -> None:
-    good = pclaims.loss_claims(quick["loss"])
+def test_loss_claims_fail_when_the_rate_is_off() -> None:
+    table = _shipped("loss")
+    good = pclaims.loss_claims(table)
     assert len(good) == 2 and all(c.within for c in good)
-    # a flow 30% faster than the square-root law is outside the 15% tolerance
-    fast = quick["loss"].assign(
-        vs_mathis=quick["loss"]["vs_mathis"] * 1.3, vs_padhye=quick["loss"]["vs_padhye"] * 1.3
-    )
+    # a flow 30% faster than the square-root law is outside the ratio's 95% interval
+    fast = table.assign(vs_mathis=table["vs_mathis"] * 1.3, vs_padhye=table["vs_padhye"] * 1.3)
     assert not any(c.within for c in pclaims.loss_claims(fast))
 
 

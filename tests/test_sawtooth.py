@@ -28,7 +28,9 @@ def _table(scale: str) -> pd.DataFrame:
 def test_the_75_percent_holds_for_every_eta(scale: str) -> None:
     rows = claims.paper_claims(_table(scale))
     assert rows and all(c.within for c in rows)
-    assert {c.paper for c in rows} == {0.75} and {c.tolerance for c in rows} == {1e-6}
+    tcp = [c for c in rows if "beta = 1/2" in c.claim]
+    assert tcp and {c.paper for c in tcp} == {0.75}
+    assert {c.tolerance for c in rows} == {1e-6} and all(c.rule.startswith("exact") for c in rows)
 
 
 def test_a_simulation_off_by_a_rounding_step_fails() -> None:

@@ -246,32 +246,45 @@ def test_fall_and_floyd_cases_follow_rfc_6675_event_by_event(k):
 
 
 @pytest.mark.parametrize(
-    "drops",
+    ("drops", "ends"),
     [
-        [14, 15, 16, 17, 18, 19],  # a burst: six holes in a row
-        [14, 20, 30, 31, 40],  # losses that continue into the recovery's new data
-        [14, 20, 30, 31, 40, 50, 55],  # ... until the window is too small: a time-out
-        [5, 9, 40, 41, 42, 70],  # two recoveries apart
-        [14, 28, 29, 30, 31],  # the window's tail: its holes need packets sent in recovery
+        ([14, 15, 16, 17, 18, 19], "complete"),  # a burst: six holes in a row
+        ([14, 20, 30, 31, 40], "complete"),  # losses that continue into the recovery's new data
+        ([14, 20, 30, 31, 40, 50, 55], "stall"),  # ... until the window is too small
+        ([5, 9, 40, 41, 42, 70], "complete"),  # two recoveries apart
+        ([14, 28, 29, 30, 31], "timer first"),  # the window's tail: holes need packets sent
+        # in recovery, and the retransmission of 28 goes out late in the round trip
     ],
 )
-def test_other_loss_patterns_follow_rfc_6675_event_by_event(drops):
-    """Up to the first time-out. The replay has no clock: where it stalls, the model's timer
-    fires on the packet the replay is stuck at; and the timer may fire before the replay
-    stalls (a retransmission still on its way when the RTO, restarted by the last ACK of
-    new data, runs out: RFC 6298 5.3), so before a time-out the two agree event by event
-    and the time-out comes exactly one RTO after the last new ACK or fast retransmit."""
+def test_other_loss_patterns_follow_rfc_6675_event_by_event(drops, ends):
+    """Up to the first time-out. The replay has no clock: where it stalls (nothing in flight,
+    data outstanding), the model's timer fires on the packet the replay is stuck at
+    ("stall"); and the timer may fire before the replay stalls ("timer first": a
+    retransmission still on its way when the RTO, restarted by the last ACK of new data, runs
+    out: RFC 6298 5.3), so before a time-out the two agree event by event, the time-out comes
+    exactly one RTO after the last new ACK or fast retransmit, and in "timer first" the packet
+    it resends had been retransmitted less than one round trip before (its ACK was on its
+    way) while the replay, at that point, goes on. Each pattern's ending is stated, so a
+    change that turns one ending into another fails (the check used to accept any time-out
+    whenever the replay did not end in one)."""
     model, replay = model_log(drops), rfc6675(drops)
-    if model[-1][0] != "timeout":
-        assert model == replay
+    if ends == "complete":
+        assert model == replay and "timeout" not in dict(model)
         return
+    assert model[-1][0] == "timeout"
     assert model[:-1] == replay[: len(model) - 1]
-    assert replay[len(model) - 1] == model[-1] or replay[-1][0] != "timeout"
     ev = run_trace("sack", drops, packets=100, window=RWND).events
     timeout = of(ev, "timeout").iloc[0]
     restart = of(ev[ev["time"] < timeout["time"]], "ack", "partial_ack", "fast_retransmit")
     last = restart.iloc[-1]
     assert timeout["time"] == pytest.approx(last["time"] + last["rto"], abs=1e-9)
+    if ends == "stall":
+        assert replay == model  # the replay stalls on the same packet, and ends there
+        return
+    assert replay[len(model) - 1][0] != "timeout" and len(replay) > len(model)
+    resent = of(ev[ev["time"] < timeout["time"]], "retransmit", "fast_retransmit")
+    resent = resent[resent["seq"] == timeout["seq"]].iloc[-1]
+    assert timeout["time"] < resent["time"] + R  # its ACK would have come after the timer
 
 
 def test_more_holes_than_sack_blocks_still_follow_the_replay():

@@ -19,6 +19,7 @@ import ast
 import dataclasses
 import hashlib
 import importlib.util
+import io
 import json
 import os
 import time
@@ -33,18 +34,25 @@ from . import __version__
 
 __all__ = [
     "DATA_DIR",
+    "DIGEST",
     "Entry",
+    "Unreadable",
     "fingerprint",
     "imported_modules",
     "jsonable",
     "load",
+    "read",
     "store",
     "cached",
     "is_fresh",
 ]
 
-DATA_DIR = Path(os.environ.get("TCPLAB_DATA", Path(__file__).resolve().parents[2] / "data"))
 PACKAGE = Path(__file__).resolve().parent  # lib/tcplab
+#: where results are stored: $TCPLAB_DATA, or the book's data/ when it is unset or empty (an
+#: empty value never means the current directory)
+DATA_DIR = Path(os.environ.get("TCPLAB_DATA", "").strip() or PACKAGE.parents[1] / "data")
+#: the metadata's key for the sha256 of its table's bytes (what binds the pair)
+DIGEST = "table_sha256"
 
 
 @dataclasses.dataclass(frozen=True)
@@ -173,30 +181,96 @@ def jsonable(params: Any) -> Any:
     return json.loads(json.dumps(params, default=float))
 
 
-def _write_atomically(path: Path, write: Callable[[Path], object]) -> None:
-    temporary = path.with_name(path.name + ".tmp")
+class Unreadable(LookupError):
+    """A stored result that cannot be read: a file missing, or a table and metadata that are
+    not a pair (a write interrupted between the two renames)."""
+
+
+def _temporary(path: Path) -> Path:
+    return path.with_name(path.name + ".tmp")
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _meta_text(meta: dict[str, Any]) -> str:
+    return json.dumps(meta, indent=2, sort_keys=True) + "\n"
+
+
+def _record_old_digest(entry: Entry) -> None:
+    """Give a readable pair whose metadata was written before :data:`DIGEST` existed its
+    table's sha256 (atomically), so that once a new table replaces that one, the old metadata
+    no longer vouches for it."""
     try:
-        write(temporary)
-        os.replace(temporary, path)
-    finally:
-        temporary.unlink(missing_ok=True)
+        _, old = read(entry)
+    except Unreadable:
+        return
+    if DIGEST not in old:
+        temporary = entry.meta.with_name(entry.meta.name + ".old.tmp")
+        try:
+            temporary.write_text(
+                _meta_text({**old, DIGEST: _sha256(entry.table.read_bytes())}), encoding="utf-8"
+            )
+            os.replace(temporary, entry.meta)
+        finally:
+            temporary.unlink(missing_ok=True)
 
 
 def store(entry: Entry, table: pd.DataFrame, meta: dict[str, Any]) -> None:
-    """Write the table, then its metadata (the metadata last marks the result complete)."""
+    """Replace the pair ``entry`` by ``table`` and ``meta`` (plus the table's sha256): both
+    written in full first, then the table renamed into place, the metadata last."""
     entry.folder.mkdir(parents=True, exist_ok=True)
-    entry.meta.unlink(missing_ok=True)
-    _write_atomically(entry.table, lambda p: table.to_csv(p, index=False))
-    text = json.dumps(meta, indent=2, sort_keys=True) + "\n"
-    _write_atomically(entry.meta, lambda p: p.write_text(text, encoding="utf-8"))
+    new_table, new_meta = _temporary(entry.table), _temporary(entry.meta)
+    try:
+        table.to_csv(new_table, index=False)
+        text = _meta_text({**meta, DIGEST: _sha256(new_table.read_bytes())})
+        new_meta.write_text(text, encoding="utf-8")
+        _record_old_digest(entry)
+        os.replace(new_table, entry.table)  # from here the old metadata refuses the table
+        os.replace(new_meta, entry.meta)  # the new pair is complete
+    finally:
+        new_table.unlink(missing_ok=True)
+        new_meta.unlink(missing_ok=True)
+
+
+def _shown(path: Path) -> str:
+    return f"{path.parent.name}/{path.name}"
+
+
+def read(entry: Entry) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """The stored table and its metadata; :class:`Unreadable`, saying why, when a file is
+    missing, unreadable, or the two are not a pair."""
+    for path in (entry.table, entry.meta):
+        if not path.exists():
+            raise Unreadable(f"{_shown(path)} is missing")
+    try:
+        meta = json.loads(entry.meta.read_text(encoding="utf-8"))
+    except ValueError as error:
+        raise Unreadable(f"{_shown(entry.meta)} is not JSON ({error})") from None
+    data = entry.table.read_bytes()
+    if DIGEST in meta and meta[DIGEST] != _sha256(data):
+        raise Unreadable(
+            f"{_shown(entry.table)} is not the table its metadata describes (another sha256:"
+            " a write interrupted between the two renames)"
+        )
+    try:
+        table = pd.read_csv(io.BytesIO(data))
+    except ValueError as error:
+        raise Unreadable(f"{_shown(entry.table)} is not a CSV table ({error})") from None
+    shape = {"rows": len(table), "columns": list(table.columns)}
+    if DIGEST not in meta and any(meta.get(k, v) != v for k, v in shape.items()):
+        raise Unreadable(f"{_shown(entry.table)} has other rows or columns than its metadata")
+    return table, meta
 
 
 def load(entry: Entry) -> tuple[pd.DataFrame, dict[str, Any]] | None:
-    """The stored table and its metadata, or None when either is missing."""
-    if not (entry.table.exists() and entry.meta.exists()):
+    """The stored table and its metadata, or None when either is missing or they are not a
+    pair (:func:`read` says why)."""
+    try:
+        return read(entry)
+    except Unreadable:
         return None
-    meta = json.loads(entry.meta.read_text(encoding="utf-8"))
-    return pd.read_csv(entry.table), meta
 
 
 def is_fresh(meta: dict[str, Any], modules: Iterable[str | ModuleType]) -> bool:

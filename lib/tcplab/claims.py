@@ -164,13 +164,18 @@ def claims_html(claims: Iterable[Claim], caption: str = CLAIMS_CAPTION) -> str:
             paper = _value(c.paper, decimals, shortest=True)
             book = _value(c.book, decimals, shortest=False)
             css = ' class="tcplab-num"'
-        verdict = '<td class="tcplab-ok">yes</td>' if c.within else '<td class="tcplab-off">no</td>'
+        verdict = (
+            '<td class="tcplab-ok" data-label="Agrees?">yes</td>'
+            if c.within
+            else '<td class="tcplab-off" data-label="Agrees?">no</td>'
+        )
         body.append(
             "<tr>"
             f'<th scope="row">{html.escape(c.claim)}<br>'
             f'<small class="tcplab-source">{html.escape(c.source)}</small></th>'
-            f"<td{css}>{paper}</td><td{css}>{book}</td>"
-            f'<td class="tcplab-check">{html.escape(_check(c, decimals))}</td>{verdict}</tr>'
+            f'<td{css} data-label="Paper">{paper}</td><td{css} data-label="Book">{book}</td>'
+            f'<td class="tcplab-check" data-label="Check">{html.escape(_check(c, decimals))}</td>'
+            f"{verdict}</tr>"
         )
     table = (
         '<table class="tcplab-claims tcplab-table table">'

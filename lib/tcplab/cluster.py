@@ -2,7 +2,8 @@
 
 ``with dask_executor(scheduler="tcp://host:8786"):`` connects to a running ``dask scheduler``
 (its ``dask worker`` processes do the runs); ``with dask_executor(local_workers=2):`` starts a
-LocalCluster of that many one-thread worker processes on this machine. Inside the block every
+LocalCluster of that many one-thread worker processes on this machine, every one of its
+sockets (scheduler, its HTTP pages, nannies, workers) on 127.0.0.1 only. Inside the block every
 ``run_tasks`` call sends its tasks to the cluster as futures, shows one progress bar as they
 finish, and returns the results in the order of the tasks. Dask reruns the tasks of a worker
 that dies; an interruption (Ctrl-C) cancels the futures still pending, and since a result is
@@ -127,7 +128,10 @@ def open_cluster(
                 n_workers=n_workers,
                 threads_per_worker=1,
                 processes=True,
-                dashboard_address=":0",  # any free port: never clash with a running cluster
+                # the scheduler's HTTP pages (health, identity, workers) on loopback only, on
+                # any free port (never clashing with a running cluster); ":0" would be every
+                # address of the machine
+                dashboard_address="127.0.0.1:0",
                 silence_logs=logging.ERROR,
             )
         client = Client(cluster, set_as_default=False)

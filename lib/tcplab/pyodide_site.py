@@ -121,17 +121,18 @@ def _tcplab_wheel(lib: Path, target: Path, data: Path) -> Path:
     """tcplab's wheel for the browser: its code, and the recorded results its panels read
     (``tcplab/_recorded``, :func:`tcplab.inbrowser.recorded`) copied from ``data``."""
     from tcplab import __version__
-    from tcplab.chapters.lu.panel import RECORDED
+    from tcplab.chapters.lu.panel import RECORDED as LU
+    from tcplab.chapters.morris.panel import RECORDED as MORRIS
 
     files = {
         path.relative_to(lib).as_posix(): path.read_bytes()
         for path in sorted((lib / "tcplab").rglob("*.py"))
         if "__pycache__" not in path.parts
     }
-    for name in RECORDED:
+    for name in (*LU, *MORRIS):
         table = data / f"{name}.csv"
         if not table.exists():
-            raise FileNotFoundError(f"{table} is missing: the Lu panel reads it in the browser")
+            raise FileNotFoundError(f"{table} is missing: a panel reads it in the browser")
         files[f"tcplab/_recorded/{name}.csv"] = table.read_bytes()
     return write_wheel(target, "tcplab", __version__, files)
 

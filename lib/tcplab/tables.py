@@ -166,7 +166,8 @@ def show(
             css = ' class="tcplab-num"' if numeric else ""
             tag = "th" if row_header and position == 0 else "td"
             scope = ' scope="row"' if tag == "th" else ""
-            cells.append(f"<{tag}{scope}{css}>{text}</{tag}>")
+            label = f' data-label="{html.escape(str(columns[name]))}"'  # a phone's card names it
+            cells.append(f"<{tag}{scope}{css}{label}>{text}</{tag}>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     title = f"<caption>{html.escape(caption)}</caption>" if caption else ""
     table = (

@@ -29,9 +29,9 @@ __all__ = ["LivePanel", "live_panel", "spec_panel"]
 
 _NOTE = (
     '<div class="tcplab-live-note"><strong>Live panel.</strong> {what} It reruns the model '
-    "when the page runs in Jupyter: use the launch button (rocket icon) at the top of the page, "
-    "or clone the book and open this chapter in JupyterLab. The static sliders above need no "
-    "kernel.</div>"
+    "in this page (the button below starts Python in your browser) or in Jupyter (the launch "
+    "button, rocket icon, at the top of the page, or a clone of the book opened in JupyterLab). "
+    "The static sliders above need neither.</div>"
 )
 
 # The page's runtime (_static/tcplab-inbrowser.js) turns this into the panel, on a click.

@@ -8,7 +8,8 @@ and quantitative or qualitative statement of its paper, in the paper's own words
 * ``kind``: ``number`` (a value the paper prints), ``shape`` (a property it states: rising,
   a slope, an ordering, a crossing) or ``mechanism`` (an explanation, the paper's or the
   book's, reproduced only when a what-if run that removes the cause removes the effect:
-  ``whatif_table`` names that run's table in data/);
+  ``whatif_table`` names that run's table in data/, a registered experiment or a table
+  shipped with its metadata, such as the ns-3 appendix's runs of ns-3 itself);
 * ``status``: ``reproduced``, ``partly`` (``reason`` says what part is missing), ``differs``
   (``reason`` says why, naming the experiment that shows it) or ``not attempted`` (``reason``
   says why);
@@ -76,7 +77,8 @@ PAPERS: dict[str, str] = {
     "honda": "Honda, Bidimensional-probe multipath congestion control (thesis)",
     "lu": "Lu, Qiao, Dinda and Bustamante 2005, Modeling and taming parallel TCP",
     "lee": "Lee, Abe, Hirotsu and Umemura 2012, Parallel transfers on the Internet",
-    "rfc": "TCP's RFCs under a microscope (RFC 5681, 6298, 6582, 6675; Fall and Floyd 1996)",
+    "rfc": "TCP's rules under a microscope (RFC 5681, 6298, 6582, 6675, 2018, 3042; Jacobson "
+    "1988; Fall and Floyd 1996)",
     "ns3": "The packet model against ns-3 3.44 (appendix)",
 }
 KINDS = ("number", "shape", "mechanism")

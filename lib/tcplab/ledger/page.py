@@ -62,8 +62,7 @@ def counts_html(found: Sequence[Entry]) -> str:
             f'<td class="tcplab-num">{sum(e.status == s for e in mine)}</td>' for s in STATUSES
         )
         body.append(
-            f'<tr data-paper="{paper}"><th scope="row"><a href="#ledger-{paper}">'
-            f"{html.escape(title)}</a></th>{cells}"
+            f'<tr data-paper="{paper}"><th scope="row">{html.escape(title)}</th>{cells}'
             f'<td class="tcplab-num">{len(mine)}</td></tr>'
         )
     table = (
@@ -85,6 +84,18 @@ def _select(name: str, label: str, options: Sequence[tuple[str, str]]) -> str:
     )
 
 
+def _values(e: Entry) -> str:
+    if e.paper_value is None and e.book_value is None:
+        return tables.DASH
+    if e.tolerance == 0 and {e.paper_value, e.book_value} <= {0.0, 1.0}:  # a statement
+        paper, book = ("yes" if v else "no" for v in (e.paper_value, e.book_value))
+        return f"paper: {paper}<br>book: {book}"
+    lines = [f"paper {_number(e.paper_value)}", f"book {_number(e.book_value)}"]
+    if e.tolerance is not None:
+        lines.append(f"tolerance ±{tables.number(e.tolerance, '2 sig')}")
+    return "<br>".join(lines)
+
+
 def _row(e: Entry) -> str:
     verdict = html.escape(e.status)
     why = f"<br><small>{html.escape(e.reason)}</small>" if e.reason else ""
@@ -94,21 +105,17 @@ def _row(e: Entry) -> str:
         else ""
     )
     where = (
-        f'<a href="{html.escape(e.link)}">{html.escape(e.page)}</a>'
+        f'<br><small>Shown in <a href="{html.escape(e.link)}">{html.escape(e.page)}</a></small>'
         if e.shown_in
-        else html.escape(e.page)
+        else ""
     )
-    tolerance = tables.DASH if e.tolerance is None else f"±{tables.number(e.tolerance, '2 sig')}"
     return (
         f'<tr id="ledger-{e.chapter}-{html.escape(e.key)}" data-status="{verdict}" '
         f'data-kind="{e.kind}" data-paper="{e.paper}">'
-        f'<th scope="row">{html.escape(e.ref)}<br><small>{html.escape(e.claim)}</small></th>'
-        f"<td>{e.kind}</td>"
-        f'<td class="tcplab-num">{_number(e.paper_value)}</td>'
-        f'<td class="tcplab-num">{_number(e.book_value)}</td>'
-        f'<td class="tcplab-num">{tolerance}</td>'
-        f'<td class="tcplab-ledger-status">{verdict}{why}{whatif}</td>'
-        f"<td>{where}</td></tr>"
+        f'<th scope="row">{html.escape(e.ref)} <small class="tcplab-ledger-kind">({e.kind})'
+        f"</small><br><small>{html.escape(e.claim)}</small></th>"
+        f'<td class="tcplab-num">{_values(e)}</td>'
+        f'<td class="tcplab-ledger-status">{verdict}{why}{whatif}{where}</td></tr>'
     )
 
 
@@ -124,9 +131,8 @@ def ledger_html(found: Sequence[Entry]) -> str:
     )
     head = "".join(
         f'<th scope="col">{h}</th>'
-        for h in ("Item (the paper's name) and claim", "Kind", "Paper", "Book", "Tolerance",
-                  "Status", "Shown in")
-    )  # fmt: skip
+        for h in ("Item (the paper's name), kind and claim", "Paper and book", "Status")
+    )
     body = "".join(_row(e) for e in found)
     table = (
         '<table class="tcplab-table tcplab-ledger table">'

@@ -39,6 +39,7 @@ __all__ = [
     "number",
     "plot",
     "exact",
+    "difference",
     "statement",
 ]
 
@@ -160,6 +161,17 @@ def exact(
     if ours <= floor:
         return Tolerance(floor, f"exact: closed form; {what}, below the floor ±{floor:.0e}")
     return Tolerance(ours, f"interval: closed form against a simulation; {what}")
+
+
+def difference(ours: float, theirs: float, *, what: str = "") -> float:
+    """The 95% half-width of the difference of two independent means (two simulators, or two
+    set-ups), from each mean's own half-width: sqrt(ours^2 + theirs^2). Pass it as the
+    ``half_width`` of :func:`exact` (the other simulator's mean is the "paper's" value, with no
+    printed precision), and say in ``what`` whose runs they are."""
+    for name, value in (("ours", ours), ("theirs", theirs)):
+        if not (value >= 0 and math.isfinite(value)):
+            raise ValueError(f"{name}={value} must be finite and >= 0")
+    return math.hypot(ours, theirs)
 
 
 def statement() -> Tolerance:

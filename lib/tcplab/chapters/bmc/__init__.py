@@ -88,4 +88,40 @@ EXPERIMENTS = (
         _PARAMS,
         "The fluid proportion manager over a grid of K and link rates (static sliders)",
     ),
+    Experiment(
+        "bmc-weighted-35",
+        "tcplab.chapters.bmc.grid35:weighted35",
+        "tcplab.chapters.bmc.grid35:Fig55Params",
+        "Fig. 5.5 (D = 3/5), the weight the thesis's text leaves out, on the thesis's N",
+    ),
+    Experiment(
+        "bmc-wide",
+        "tcplab.chapters.bmc.wide:wide",
+        "tcplab.chapters.bmc.wide:WideParams",
+        "Fig. 3.2's point with disjoint links of 4/12 and 8/24 Mb/s: per-subflow Mb/s and drops",
+    ),
+    Experiment(
+        "bmc-pair",
+        "tcplab.chapters.bmc.pair:pair",
+        "tcplab.chapters.bmc.pair:PairParams",
+        "Fig. 4.1's s2 excess: the pooling case, the same pair alone, over a long run, many pairs",
+    ),
+    Experiment(
+        "bmc-law",
+        "tcplab.chapters.bmc.law:law",
+        "tcplab.chapters.bmc.law:LawParams",
+        "When the weight law holds: RED, DropTail and random loss, equal and unequal RTTs",
+    ),
+    Experiment(
+        "bmc-compare-seeds",
+        "tcplab.chapters.bmc.seeds:compare_seeds",
+        "tcplab.chapters.bmc.seeds:CompareSeedsParams",
+        "bmc-compare's packet runs with three more seeds",
+    ),
+    Experiment(
+        "bmc-red-seeds",
+        "tcplab.chapters.bmc.seeds:red_seeds",
+        "tcplab.chapters.bmc.seeds:RedSeedsParams",
+        "bmc-red with two more seeds",
+    ),
 )

@@ -14,6 +14,8 @@ import pandas as pd
 from tcplab.tables import Table, show
 
 __all__ = [
+    "walls",
+    "runs_table",
     "red_table",
     "examples_table",
     "compare_table",
@@ -161,3 +163,21 @@ def jk_table(frame: pd.DataFrame) -> Table:
         },
         {"j_s": "3 sig", "k": "3 sig", "reach_s": 0, "mean_d1": 3, "sd_d1": 3, "distance": 3},
     )
+
+
+def walls(names: tuple[str, ...]) -> dict[str, float]:
+    """How long each shipped full-scale table took to compute (its ``wall_s``), keyed
+    ``wall_<name without bmc->`` with dashes as underscores; 0 where a table is not shipped."""
+    from tcplab import cache
+
+    out = {}
+    for name in names:
+        found = cache.load(cache.Entry(name))
+        key = "wall_" + name.removeprefix("bmc-").replace("-", "_")
+        out[key] = float(found[1].get("wall_s", 0.0)) if found is not None else 0.0
+    return out
+
+
+def runs_table(frame: pd.DataFrame, decimals: int = 3) -> Table:
+    """A what-if summary (``whatif.summary``): every column under its own heading."""
+    return show(frame, {c: c for c in frame.columns}, decimals)

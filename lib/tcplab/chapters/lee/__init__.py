@@ -21,4 +21,19 @@ EXPERIMENTS = (
         "Why the shared path saturates late: its variants without cross traffic, with a "
         "BDP buffer, with SACK transfers",
     ),
+    Experiment(
+        "lee-whatif",
+        "tcplab.chapters.lee.whatif:whatif",
+        "WhatIfParams",
+        "Causes taken away one at a time: the shaped path without its bottleneck overload or "
+        "without its shapers, a per-sliver shaper, and the shared path with Linux's initial "
+        "windows, SACK and delayed ACKs (time in slow start measured)",
+    ),
+    Experiment(
+        "lee-spread",
+        "tcplab.chapters.lee.spread:spread_runs",
+        "SpreadParams",
+        "(delta, zeta) as one window-limited path whose cross traffic and RTT are drawn anew "
+        "in every repetition, with its sensitivity to the capacity and the cross traffic",
+    ),
 )

@@ -11,6 +11,7 @@ from tcplab.charts import dense, describe
 from .analysis import aggregates, meeting, per_flow, saturation_curves
 
 __all__ = [
+    "READINGS",
     "aggregate_boxes",
     "per_flow_boxes",
     "repetitions_chart",
@@ -19,35 +20,52 @@ __all__ = [
 ]
 
 
-def _boxes(table: pd.DataFrame, column: str, axis: str, what: str) -> alt.FacetChart:
-    """Box plots of ``column`` (bytes/s, drawn in KB/s) per number of flows, one panel per
-    path model, described by each box's median."""
-    data = aggregates(table).assign(kbps=lambda d: d[column] / 1e3)[["path", "flows", "kbps"]]
+#: how the charts name the two readings of the aggregate (analysis.DEFINITIONS)
+READINGS = {
+    "aggregate_bytes_per_s": "A: bytes / last completion",
+    "sum_of_rates_bytes_per_s": "B: sum of the transfers' rates",
+}
+
+
+def _boxes(table: pd.DataFrame, columns: dict[str, str], axis: str, what: str) -> alt.FacetChart:
+    """Box plots of each of ``columns`` (bytes/s, drawn in KB/s; the value names the facet
+    row) per number of flows, one panel per path model, described by each box's median."""
+    agg = aggregates(table)
+    data = pd.concat(
+        [
+            agg.assign(kbps=agg[c] / 1e3, reading=name)[["path", "flows", "reading", "kbps"]]
+            for c, name in columns.items()
+        ],
+        ignore_index=True,
+    )
     chart = (
-        alt.Chart(data, width=200, height=220)
+        alt.Chart(data, width=160, height=180)
         .mark_boxplot(extent="min-max")
         .encode(
             x=alt.X("flows:O", title="parallel flows"),
             y=alt.Y("kbps:Q", title=axis),
         )
-        .facet(column=alt.Column("path:N", title="path model"))
+        .facet(
+            column=alt.Column("path:N", title="path model"),
+            row=alt.Row("reading:N", title=None),
+        )
+        .resolve_scale(y="independent")
     )
-    med = data.groupby(["path", "flows"])["kbps"].median().round(0)
-    text = "; ".join(f"{p} {n} flows median {v:.0f} KB/s" for (p, n), v in med.items())
+    med = data.groupby(["reading", "path", "flows"])["kbps"].median().round(0)
+    text = "; ".join(f"{r}, {p} {n} flows median {v:.0f} KB/s" for (r, p, n), v in med.items())
     return describe(chart, f"Box plots of {what} per number of flows: {text}.")
 
 
 def aggregate_boxes(table: pd.DataFrame) -> alt.FacetChart:
-    """Fig. 2's form: box plots of the aggregate (KB/s) per number of flows, one panel per
-    path model."""
-    return _boxes(table, "aggregate_bytes_per_s", "aggregate throughput (KB/s)",
-                  "the aggregate throughput")  # fmt: skip
+    """Fig. 2's form, both readings of the aggregate (KB/s), one box per number of flows, one
+    panel per path model."""
+    return _boxes(table, READINGS, "aggregate (KB/s)", "the aggregate throughput")
 
 
 def per_flow_boxes(table: pd.DataFrame) -> alt.FacetChart:
-    """Fig. 3's form: box plots of the mean throughput per flow (aggregate / flows)."""
-    return _boxes(table, "mean_per_flow_bytes_per_s", "mean throughput per flow (KB/s)",
-                  "the mean throughput per flow")  # fmt: skip
+    """Fig. 3's form: box plots of the mean throughput per flow (aggregate A / N)."""
+    return _boxes(table, {"mean_per_flow_bytes_per_s": "aggregate A / N"},
+                  "mean per flow (KB/s)", "the mean throughput per flow")  # fmt: skip
 
 
 def repetitions_chart(table: pd.DataFrame, flows: int) -> alt.FacetChart:

@@ -41,6 +41,11 @@ __all__ = [
 #: under altair's default limit of 5000
 POINTS = 80
 MAX_FLOWS = 50  # the paper's largest number of parallel flows
+MAX_CROSS = 20  # cross-traffic connections the panel offers
+MAX_BUFFER = 2000  # bottleneck buffer (packets) the panel offers
+SENDERS = ("newreno", "sack")  # the transfers' TCP the panel offers
+#: the cross-traffic control: the path's own random number, or a fixed one
+CROSS_CHOICES = ("path's own", "0", "2", "5", "10", "20")
 TIMEOUT_LABELS = {False: "none", True: "had a time-out"}
 
 
@@ -63,25 +68,47 @@ def transfers_live(
     nbytes: int = NBYTES,
     rtt_ms: float = 49.0,
     seed: int = 0,
+    *,
+    sender: str = "newreno",
+    cross: int | None = None,
+    buffer: int | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame, dict[str, Any]]:
     """One repetition of ``flows`` transfers of ``nbytes`` bytes on the chapter's path model
-    ``path`` at ``rtt_ms``. Returns the progress (rows transfer, t, bytes acknowledged in
-    order, at most :data:`POINTS` per transfer), one row per transfer (completion_s, NaN if
-    not done by the time limit; bytes_per_s; timeouts) and the repetition's numbers:
-    aggregate (total bytes / last completion, NaN if a transfer failed), median per-flow
-    throughput, capacity, time-outs, cross-traffic connections, failed transfers."""
+    ``path`` at ``rtt_ms``, with the transfers' TCP ``sender`` (NewReno or SACK), ``cross``
+    cross-traffic connections (None: the path's own random number) and a bottleneck of
+    ``buffer`` packets (None: the path's). Returns the progress (rows transfer, t, bytes
+    acknowledged in order, at most :data:`POINTS` per transfer; a SACK transfer records no
+    trace, so its line joins its start and its end), one row per transfer (completion_s, NaN
+    if not done by the time limit; bytes_per_s; timeouts) and the repetition's numbers:
+    aggregate by reading A (total bytes / last completion, NaN if a transfer failed) and B
+    (the sum of the rates), median rate of a transfer, capacity, time-outs, cross-traffic
+    connections, failed transfers."""
     check_choice("path", path, PATHS)
+    check_choice("sender", sender, SENDERS)
     flows = check_int("flows", flows, 1, MAX_FLOWS)
     check_range("rtt_ms", rtt_ms, 1.0, 500.0)
-    rep = Repetition(path_model(path), flows, nbytes, rtt_ms, seed, trace=True)
+    changes: dict[str, Any] = {"tcp": sender}
+    if cross is not None:
+        cross = check_int("cross", cross, 0, MAX_CROSS)
+        changes["cross"] = (cross, cross)
+    if buffer is not None:
+        changes["buffer"] = check_int("buffer", buffer, 1, MAX_BUFFER)
+    traced = sender != "sack"
+    rep = Repetition(path_model(path, **changes), flows, nbytes, rtt_ms, seed, trace=traced)
     out = run_repetition(rep)
-    frames = []
-    for i, (times, packets) in enumerate(out["progress"]):
-        t, p = sample_steps(np.asarray(times), np.asarray(packets), POINTS)
-        delivered = np.minimum(p * PACKET_BYTES, rep.nbytes)
-        frames.append(pd.DataFrame({"transfer": i, "t": t, "bytes": delivered}))
-    progress = pd.concat(frames, ignore_index=True)
     completion = np.asarray(out["completion_s"], dtype=float)
+    frames = []
+    if traced:
+        for i, (times, packets) in enumerate(out["progress"]):
+            t, p = sample_steps(np.asarray(times), np.asarray(packets), POINTS)
+            delivered = np.minimum(p * PACKET_BYTES, rep.nbytes)
+            frames.append(pd.DataFrame({"transfer": i, "t": t, "bytes": delivered}))
+    else:
+        for i in range(flows):
+            end = completion[i] if np.isfinite(completion[i]) else float(out["end_s"])
+            t = np.array([out["start_s"][i], end])
+            frames.append(pd.DataFrame({"transfer": i, "t": t, "bytes": [0, out["bytes"][i]]}))
+    progress = pd.concat(frames, ignore_index=True)
     done = pd.DataFrame(
         {
             "transfer": np.arange(flows),
@@ -92,8 +119,10 @@ def transfers_live(
     )
     failed = int(np.isnan(completion).sum())
     aggregate = float(out["bytes"].sum() / completion.max()) if not failed else float("nan")
+    rates = float(done["bytes_per_s"].sum()) if not failed else float("nan")
     numbers = {
         "aggregate_bytes_per_s": aggregate,
+        "sum_of_rates_bytes_per_s": rates,
         "median_per_flow_bytes_per_s": float(np.nanmedian(done["bytes_per_s"])),
         "capacity_bytes_per_s": rep.path.capacity_bytes_per_s,
         "timeouts": int(out["timeouts"].sum()),
@@ -151,53 +180,75 @@ def progress_chart(
 def _title(path: str, flows: int, nbytes: int, rtt_ms: float, numbers: dict[str, Any]) -> list[str]:
     aggregate = numbers["aggregate_bytes_per_s"]
     share = aggregate / numbers["capacity_bytes_per_s"]
+    rates = numbers["sum_of_rates_bytes_per_s"]
     first = (
-        f"{path}, {flows} x {nbytes / 1e6:g} MB, RTT {rtt_ms:g} ms: aggregate "
-        f"{aggregate / 1e3:.0f} KB/s ({share:.0%} of the bottleneck)"
+        f"{path}, {flows} x {nbytes / 1e6:g} MB, RTT {rtt_ms:g} ms: aggregate A "
+        f"{aggregate / 1e3:.0f} KB/s ({share:.0%} of the bottleneck), B {rates / 1e3:.0f} KB/s"
         if not numbers["failed"]
         else f"{path}, {flows} x {nbytes / 1e6:g} MB: {numbers['failed']} transfers not done "
         "by the time limit (a failed repetition)"
     )
     second = (
-        f"median per connection {numbers['median_per_flow_bytes_per_s'] / 1e3:.0f} KB/s; "
+        f"median rate of a transfer {numbers['median_per_flow_bytes_per_s'] / 1e3:.0f} KB/s; "
         f"{numbers['with_timeout']} connections had a time-out; "
         f"{numbers['cross']} cross-traffic connections"
     )
     return [first, second]
 
 
-def draw(path: str, flows: int, size_mb: float, rtt_ms: int, seed: int) -> alt.HConcatChart:
-    """One repetition of ``flows`` transfers of ``size_mb`` MB each on ``path`` at ``rtt_ms``:
-    the progress and completion chart, titled with its throughputs."""
+def draw(
+    path: str,
+    flows: int,
+    sender: str,
+    cross: str,
+    buffer: int,
+    size_mb: float,
+    rtt_ms: int,
+    seed: int,
+) -> alt.HConcatChart:
+    """One repetition of ``flows`` transfers of ``size_mb`` MB each on ``path`` at ``rtt_ms``,
+    with the ``sender``, ``cross`` (one of :data:`CROSS_CHOICES`) and a bottleneck ``buffer``
+    (packets): the progress and completion chart, titled with its throughputs."""
+    check_choice("cross", cross, CROSS_CHOICES)
     nbytes = int(round(size_mb * 1e6))
     args = (path, int(flows), nbytes, int(rtt_ms))
-    progress, done, numbers = transfers_live(*args, seed=int(seed))
+    fixed = None if cross == CROSS_CHOICES[0] else int(cross)
+    progress, done, numbers = transfers_live(
+        *args, seed=int(seed), sender=sender, cross=fixed, buffer=int(buffer)
+    )
     return progress_chart(progress, done, _title(*args, numbers))
 
 
 def transfers_spec(path: str = "shared", flows: int = 10) -> PanelSpec:
-    """The panel's controls (the path model, the connections, the size, the RTT, the seed)
-    and its drawing; the notebook's sliders act when released."""
+    """The panel's controls (the path model, the connections, the sender, the cross traffic,
+    the bottleneck buffer, the size, the RTT, the seed) and its drawing; the notebook's
+    sliders act when released."""
     rtts = dict(PATH_RTTS)
     return PanelSpec(
         (
             Control.choice("path", "path model", tuple(PATHS), path),
             Control("flows", "connections", 1, MAX_FLOWS, 1, flows, kind="int"),
+            Control.choice("sender", "sender", SENDERS, "newreno"),
+            Control.choice("cross", "cross traffic", CROSS_CHOICES, CROSS_CHOICES[0]),
+            Control(
+                "buffer", "buffer (packets)", 10, MAX_BUFFER, 10, PATHS[path].buffer, kind="int"
+            ),
             Control("size_mb", "MB each", 0.1, 8.0, 0.1, NBYTES / 1e6),
             Control("rtt_ms", "RTT (ms)", 10, 200, 1, int(rtts[path]), kind="int"),
             Control("seed", "seed", 0, 9, 1, 0, kind="int"),
         ),
         draw,
-        "Choose the path model, the number of connections, their size and the RTT; one "
-        "repetition of the measurement reruns.",
+        "Choose the path model, the number of connections, the sender, the cross traffic, the "
+        "bottleneck buffer, the transfers' size and the RTT; one repetition reruns.",
         continuous=False,
     )
 
 
 def transfers_panel(path: str = "shared", flows: int = 10) -> LivePanel:
-    """Controls for the path model, the number of connections, the transfer size, the RTT and
-    the seed; redraws one repetition (each control acts when released). On the static page
-    it can run in the reader's browser."""
+    """Controls for the path model, the number of connections, the sender, the cross
+    traffic, the buffer, the transfer size, the RTT and the seed; redraws one repetition
+    (each control acts when released). On the static page it can run in the reader's
+    browser."""
     from tcplab.widgets import spec_panel
 
     return spec_panel(transfers_spec(path, flows), browser=transfers_spec)

@@ -28,6 +28,24 @@ EXPERIMENTS = (
         "Figs. 6-7: the 1 Gb/s scenarios 4 and 5 at the probe levels, 10 cross flows",
     ),
     Experiment(
+        "lu-variants",
+        "tcplab.chapters.lu.whatif:variants",
+        "tcplab.chapters.lu.whatif:VariantsParams",
+        "What-if: Tahoe (s1), RED (s2, s6), NewReno alone (s2, s3), seeded as lu-scenarios",
+    ),
+    Experiment(
+        "lu-transient",
+        "tcplab.chapters.lu.whatif:transient",
+        "tcplab.chapters.lu.whatif:TransientParams",
+        "What-if: scenarios 2 and 3 alone, measured after the start-up transient",
+    ),
+    Experiment(
+        "lu-trace",
+        "tcplab.chapters.lu.cwnd:trace",
+        "tcplab.chapters.lu.cwnd:TraceParams",
+        "The one connection's cwnd and ssthresh, scenarios 2 and 3 alone (Reno, NewReno)",
+    ),
+    Experiment(
         "lu-paths",
         f"{_HERE}:paths",
         "PathsParams",

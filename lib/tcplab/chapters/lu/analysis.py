@@ -155,19 +155,23 @@ def error_by_flows(pred: pd.DataFrame) -> pd.DataFrame:
 
 
 def impacts(
-    table: pd.DataFrame, probes: Sequence[int] = MAIN_PROBES, keys: Sequence[str] = CURVE
+    table: pd.DataFrame,
+    probes: Sequence[int] = MAIN_PROBES,
+    keys: Sequence[str] = CURVE,
+    model: str = "partial2",
 ) -> pd.DataFrame:
     """Eqs. 16-18 against the simulation, per curve with cross traffic: the simulated impact
     ``1 - X_cross(n) / X_cross(1)`` beside the predicted one (from the probes), and the cross
     traffic's throughput predicted as ``X_cross(1) (1 - predicted impact)`` with its relative
     error (eq. 15; negative = more impact predicted than simulated, the paper's
-    "conservative")."""
+    "conservative"). ``model`` is the loss profile fitted to the probes (eq. 7 by default;
+    ``"full2"``, eq. 6, needs three probes)."""
     frames = []
     for key, curve in table[table["cross"] > 0].groupby(list(keys), sort=True):
         by_n = curve.set_index(curve["flows"].astype(int))
         if 1 not in by_n.index or not all(n in by_n.index for n in probes):
             continue
-        fit = theory.fit_probes({n: by_n.loc[n, PARALLEL] for n in probes})
+        fit = theory.fit_probes({n: by_n.loc[n, PARALLEL] for n in probes}, model)
         flows = by_n.index.to_numpy()
         base = float(by_n.loc[1, CROSS])
         measured = by_n[CROSS].to_numpy(dtype=float)

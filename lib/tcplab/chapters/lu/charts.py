@@ -24,11 +24,13 @@ __all__ = [
     "error_chart",
     "impact_cdf_chart",
     "impact_chart",
+    "levels_chart",
     "model_check_chart",
     "paths_chart",
     "prediction_chart",
     "scenarios_chart",
     "sensitivity_chart",
+    "trace_chart",
 ]
 
 MB = 1e6
@@ -384,4 +386,73 @@ def model_check_chart(check: pd.DataFrame, pred: pd.DataFrame, cross: int = 10) 
         )
         layer = alt.layer(dots, line).properties(width=230, height=170)
         panels.append(layer.add_params(pick) if not panels else layer)
+    return _grid(panels)
+
+
+def trace_chart(trace: pd.DataFrame, tcp: str = "reno") -> alt.HConcatChart:
+    """One connection alone in scenarios 2 and 3: its congestion window and slow-start
+    threshold (packets, log scale) against time, as read by ``lu-trace``."""
+    run = trace[trace["tcp"] == tcp]
+    long = run.melt(
+        id_vars=["scenario", "time"], value_vars=["cwnd", "ssthresh"], var_name="variable"
+    ).dropna()
+    long = long[long["value"] > 0].round(4)
+    colours = alt.Scale(domain=["cwnd", "ssthresh"], range=[PALETTE[0], PALETTE[3]])
+    panels = []
+    for k in sorted(long["scenario"].unique()):
+        part = long[long["scenario"] == k]
+        panels.append(
+            alt.Chart(part, title=f"scenario {k}, one connection alone")
+            .mark_line(interpolate="step-after")
+            .encode(
+                x=alt.X("time:Q", title="time (s)"),
+                y=alt.Y("value:Q", title="packets", scale=alt.Scale(type="log")),
+                color=alt.Color("variable:N", scale=colours, title=None),
+                tooltip=["time:Q", "variable:N", "value:Q"],
+            )
+            .properties(width=300, height=200)
+        )
+    return alt.hconcat(*panels)
+
+
+def levels_chart(table: pd.DataFrame, readings: Sequence[Any]) -> alt.VConcatChart:
+    """The paper's Figs. 3a-8a: each scenario's parallel throughput without cross traffic
+    (the book's runs, dots and line) and the readings off the paper's plots (diamonds, with
+    their resolution as error bars)."""
+    alone = table[(table["cross"] == 0) & (table["queue"] == "droptail")]
+    ours = alone.groupby(["scenario", "flows"])[PARALLEL].mean().div(MB).rename("MB/s")
+    ours = ours.reset_index()
+    panels: list[Any] = []
+    for k in sorted(ours["scenario"].unique()):
+        part = ours[ours["scenario"] == k]
+        marks = [r for r in readings if r.scenario == k]
+        rows = []
+        for r in marks:
+            n = int(part.loc[part["MB/s"].idxmax(), "flows"]) if r.flows == "peak" else r.flows
+            rows.append({"flows": n, "MB/s": r.value / MB, "low": (r.value - r.resolution) / MB,
+                         "high": (r.value + r.resolution) / MB, "reading": r.figure})  # fmt: skip
+        line = (
+            alt.Chart(part, title=f"scenario {k}")
+            .mark_line(point=True, color=ROLE_COLOURS[OURS])
+            .encode(
+                x=_flows_x(),
+                y=alt.Y("MB/s:Q", title="parallel throughput (MB/s)"),
+                tooltip=["flows:Q", "MB/s:Q"],
+            )  # fmt: skip
+        )
+        layers: list[Any] = [line]
+        if rows:
+            paper = pd.DataFrame(rows)
+            base = alt.Chart(paper)
+            layers.append(
+                base.mark_point(
+                    shape="diamond", size=90, filled=True, color=ROLE_COLOURS[PAPER]
+                ).encode(x="flows:Q", y="MB/s:Q", tooltip=["reading:N", "MB/s:Q"])  # fmt: skip
+            )
+            layers.append(
+                base.mark_rule(color=ROLE_COLOURS[PAPER]).encode(
+                    x="flows:Q", y="low:Q", y2="high:Q"
+                )  # fmt: skip
+            )
+        panels.append(alt.layer(*layers).properties(width=230, height=170))
     return _grid(panels)

@@ -27,6 +27,11 @@ __all__ = [
     "within_table",
     "advisor_table",
     "paths_table",
+    "loss_ratio_table",
+    "zero_loss_table",
+    "within_scenario_table",
+    "levels_table",
+    "walls_table",
 ]
 
 _QUEUE = {"droptail": "DropTail", "red": "RED"}
@@ -193,4 +198,100 @@ def paths_table(path_table: pd.DataFrame) -> Table:
             "window": "TCP buffer",
         },
         {"mean": 3, "std": 3, "rate_mbps": 1, "delay_ms": 0},
+    )
+
+
+def loss_ratio_table(summary: pd.DataFrame) -> Table:
+    """Sec. V.A's assumption: :func:`.section5.loss_ratio_summary` in words."""
+    frame = summary.assign(queue=summary["queue"].map(_QUEUE))
+    return show(
+        frame,
+        {
+            "scenario": "scenario",
+            "queue": "queue",
+            "runs": "runs with cross traffic",
+            "no_cross_loss": "runs without any cross-traffic loss",
+            "median": "median loss ratio, parallel / cross",
+            "geometric_mean": "geometric mean",
+            "max": "largest",
+        },
+        {"median": 2, "geometric_mean": 2, "max": 1},
+    )
+
+
+def zero_loss_table(zero: pd.DataFrame) -> Table:
+    """Where the cross traffic lost nothing: per scenario and cross-traffic level, the
+    numbers of parallel connections (:func:`.section5.zero_cross_loss`)."""
+    grouped = zero.groupby(["scenario", "cross"])["flows"].apply(
+        lambda n: ", ".join(str(int(v)) for v in sorted(n))
+    )
+    frame = grouped.rename("flows").reset_index()
+    return show(
+        frame,
+        {"scenario": "scenario", "cross": "cross-traffic connections", "flows": "at n ="},
+    )
+
+
+def within_scenario_table(by_scenario: pd.DataFrame, limit: float = 0.25) -> Table:
+    """Fig. 14's statistic per scenario (:func:`.section5.within_by_scenario`)."""
+    return show(
+        by_scenario,
+        {
+            "scenario": "scenario",
+            "estimates": "estimates",
+            "within": f"within {limit:g}",
+            "mean_error": "mean error",
+        },
+        {"within": "0%", "mean_error": 3},
+    )
+
+
+def levels_table(table: pd.DataFrame, readings: Iterable[object]) -> Table:
+    """The paper's plot readings (:data:`.section5.PAPER_LEVELS`) beside the book's runs
+    without cross traffic (:func:`.section5.book_level`; blank where the book has no run)."""
+    from .section5 import book_level
+
+    rows = []
+    for r in readings:
+        book = book_level(table, r)  # type: ignore[arg-type]
+        rows.append(
+            {
+                "scenario": r.scenario,  # type: ignore[attr-defined]
+                "flows": str(r.flows),  # type: ignore[attr-defined]
+                "figure": r.figure,  # type: ignore[attr-defined]
+                "paper": r.value / 1e6,  # type: ignore[attr-defined]
+                "resolution": r.resolution / 1e6,  # type: ignore[attr-defined]
+                "book": (book / 1e6) if book is not None else float("nan"),
+            }
+        )
+    return show(
+        pd.DataFrame(rows),
+        {
+            "scenario": "scenario",
+            "flows": "parallel connections",
+            "figure": "read off",
+            "paper": "paper, read (MB/s)",
+            "resolution": "± (MB/s)",
+            "book": "book (MB/s)",
+        },
+        {"paper": 2, "resolution": 2, "book": 2},
+    )
+
+
+def walls_table(names: Iterable[str]) -> Table:
+    """The wall time each stored table took (its ``.meta.json``), for the tables in data/."""
+    from tcplab import cache
+
+    rows = []
+    for name in names:
+        found = cache.load(cache.Entry(name))
+        if found is None:
+            continue
+        meta = found[1]
+        rows.append({"table": name, "rows": int(meta.get("rows", 0)),
+                     "wall": float(meta.get("wall_s", float("nan"))) / 60.0})  # fmt: skip
+    return show(
+        pd.DataFrame(rows, columns=["table", "rows", "wall"]),
+        {"table": "table", "rows": "runs (rows)", "wall": "wall time (min)"},
+        {"wall": 1},
     )

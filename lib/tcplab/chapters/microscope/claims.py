@@ -7,7 +7,14 @@ come from the derivations of :mod:`.rules`, and the completion time from the rul
 by hand on the same path (:mod:`.replay`); for the repeated time-out, the back-off's closed
 form (RFC 6298 5.5) from the replay's first RTO. Nothing here reads the model's code; the
 model's side comes from the experiments' tables. ``tests/test_chapter_claims.py`` checks every
-claim; :func:`departures_frame` says what each documented departure changes.
+claim against the status its entry of the chapter's ledger (``ledger.toml``) declares;
+:func:`departures_frame` says what each documented departure changes, and
+:func:`departure_claims` that none of them changes a decision.
+
+Every tolerance comes from a rule of :mod:`tcplab.ledger.tolerance`: a count or a time of the
+rules against the model is an exact comparison (both are exact computations: the
+floating-point floor, :data:`tcplab.ledger.tolerance.EXACT`), a list of packets resent or a
+"same decisions" a statement (true or false).
 """
 
 from __future__ import annotations
@@ -21,24 +28,25 @@ import numpy as np
 import pandas as pd
 
 from tcplab import claims
+from tcplab.ledger import tolerance
 
 from .experiments import MicroscopeParams, case_label
 from .replay import LETTER, LETTER_MIN_RTO, MODEL, Choices, Replayed, replay
 from .rules import CASES, SSTHRESH, WINDOW, W, expected_counts, new_in_first_recovery
 
 __all__ = [
-    "COUNT_TOLERANCE",
     "DEPARTURES",
-    "EXPECTED_VERDICTS",
     "QUANTITIES",
     "SENDER_NAMES",
     "TABLES",
-    "TIME_TOLERANCE",
     "case_claims",
     "chapter_claims",
     "chapter_numbers",
     "comparison_frame",
+    "departure_claims",
     "departures_frame",
+    "rfc6298_rtos",
+    "sample_claims",
     "params_of",
     "round_trip",
     "rounds_claims",
@@ -48,12 +56,6 @@ __all__ = [
 
 #: the experiments the claims and the prose read
 TABLES = ("microscope-cases", "microscope-rto")
-#: every claim agrees: the model follows the rules it documents
-EXPECTED_VERDICTS: dict[str, bool] = {}
-#: counts must be exact
-COUNT_TOLERANCE = 0.0
-#: seconds: the replay and the model add the same delays in another order
-TIME_TOLERANCE = 1e-9
 #: how the book writes each sender
 SENDER_NAMES = {"tahoe": "Tahoe", "reno": "Reno", "newreno": "NewReno", "aimd": "AIMD"}
 #: the quantities of the table, as the book names them, with the rule each comes from
@@ -133,38 +135,35 @@ def case_claims(cases_table: pd.DataFrame) -> dict[str, claims.Claim]:
             raise ValueError(f"case {row.losses} drops {row.drops}, the rules' {expected['drops']}")
         name = f"{SENDER_NAMES[row.tcp]}, drops {row.drops}"
         for quantity, (label, source) in QUANTITIES.items():
-            tolerance = TIME_TOLERANCE if quantity == "completion_s" else COUNT_TOLERANCE
-            out[_case_key(row.tcp, row.losses, quantity)] = claims.Claim(
-                claim=f"{name}: {label}",
-                source=source,
-                paper=float(expected[quantity]),
-                book=float(getattr(row, quantity)),
-                tolerance=tolerance,
+            out[_case_key(row.tcp, row.losses, quantity)] = claims.ruled(
+                f"{name}: {label}",
+                source,
+                float(expected[quantity]),
+                float(getattr(row, quantity)),
+                tolerance.exact(),
             )
-        out[_case_key(row.tcp, row.losses, "resent")] = claims.Claim(
-            claim=f"{name}: packets resent, in order ({expected['resent']})",
-            source="the derivation in tcplab.chapters.microscope.rules",
-            paper=1.0,
-            book=float(row.resent == expected["resent"]),
-            tolerance=0.0,
+        out[_case_key(row.tcp, row.losses, "resent")] = claims.yes_no(
+            f"{name}: packets resent, in order ({expected['resent']})",
+            "the derivation in tcplab.chapters.microscope.rules",
+            True,
+            row.resent == expected["resent"],
         )
     return out
 
 
 def rounds_claims(cases_table: pd.DataFrame) -> dict[str, claims.Claim]:
     """NewReno resends one hole per round trip: k drops take k round trips of recovery (RFC
-    6582; Fall and Floyd), each retransmission perhaps queued behind up to W packets."""
-    params = params_of(cases_table)
-    r = round_trip(params)
-    tau = r - params.rtt_ms / 1e3
+    6582; Fall and Floyd), from the fast retransmit to the ACK that covers the window. On the
+    idle path every retransmission goes out at once, so the closed form is exact."""
+    r = round_trip(params_of(cases_table))
     out = {}
     for row in cases_table[cases_table["tcp"] == "newreno"].itertuples(index=False):
-        out[f"newreno-{row.losses}-rounds"] = claims.Claim(
-            claim=f"NewReno, drops {row.drops}: recovery in round trips",
-            source="Fall and Floyd 1996: at most one lost packet resent per round trip",
-            paper=float(row.losses),
-            book=float(row.recovery_s) / r,
-            tolerance=row.losses * W * tau / r,
+        out[f"newreno-{row.losses}-rounds"] = claims.ruled(
+            f"NewReno, drops {row.drops}: recovery in round trips",
+            "Fall and Floyd 1996: at most one lost packet resent per round trip",
+            float(row.losses),
+            float(row.recovery_s) / r,
+            tolerance.exact(),
         )
     return out
 
@@ -193,6 +192,53 @@ def _rto_rules(params: MicroscopeParams) -> dict[str, Any]:
     }
 
 
+#: the model's timer: its clock's granularity and its RTO floor (s; the chapter's departure 4)
+GRANULARITY, MIN_RTO = 0.01, 0.2
+
+
+def rfc6298_rtos(samples: list[float]) -> list[float]:
+    """The RTO after each RTT sample by RFC 6298 2.2 (the first: SRTT = R, RTTVAR = R/2) and
+    2.3 (RTTVAR <- 3/4 RTTVAR + 1/4 |SRTT - R|, then SRTT <- 7/8 SRTT + 1/8 R), RTO = SRTT +
+    max(G, 4 RTTVAR), rounded up to the clock's granularity G and at least the floor."""
+    out = []
+    srtt = rttvar = 0.0
+    for j, r in enumerate(samples):
+        if j == 0:
+            srtt, rttvar = r, r / 2
+        else:
+            rttvar = 0.75 * rttvar + 0.25 * abs(srtt - r)
+            srtt = 0.875 * srtt + 0.125 * r
+        rto = srtt + max(GRANULARITY, 4 * rttvar)
+        out.append(max(MIN_RTO, GRANULARITY * math.ceil(rto / GRANULARITY - 1e-9)))
+    return out
+
+
+def sample_claims(rto_table: pd.DataFrame) -> dict[str, claims.Claim]:
+    """The RTO the model sets at each clean RTT sample before the first loss, beside RFC 6298
+    2.2 and 2.3 applied by hand to the same samples: the first, and the largest difference."""
+    first_loss = rto_table.loc[rto_table["event"].isin(["fast_retransmit", "timeout"]), "time"]
+    before = rto_table[(rto_table["time"] < first_loss.min()) & rto_table["rtt_sample"].notna()]
+    rules = rfc6298_rtos([float(r) for r in before["rtt_sample"]])
+    model = before["rto"].to_numpy(dtype=float)
+    return {
+        "rto-first": claims.ruled(
+            "RTO after the first RTT sample: 3 R, rounded up to the clock (s)",
+            "RFC 6298 2.2: SRTT = R, RTTVAR = R/2, RTO = SRTT + max(G, 4 RTTVAR)",
+            rules[0],
+            float(model[0]),
+            tolerance.exact(),
+        ),
+        "rto-samples": claims.ruled(
+            f"RTO after each of the {len(rules)} RTT samples before the first loss: the "
+            "largest difference from the rules (s)",
+            "RFC 6298 2.3: RTTVAR and SRTT moved by 1/4 and 1/8 of the difference",
+            0.0,
+            float(np.max(np.abs(model - np.asarray(rules)))),
+            tolerance.exact(),
+        ),
+    }
+
+
 def rto_claims(rto_table: pd.DataFrame, params: MicroscopeParams | None = None) -> dict:
     """The time-outs' times and RTOs, Karn's rule on the first ACK after them, and the RTO
     once a clean sample comes, each from :func:`_rto_rules` beside the model's trace."""
@@ -202,36 +248,87 @@ def rto_claims(rto_table: pd.DataFrame, params: MicroscopeParams | None = None) 
     out: dict[str, claims.Claim] = {}
     for j, (t, rto) in enumerate(zip(rules["times"], rules["rtos"], strict=True), start=1):
         seen = timeouts.iloc[j - 1] if j <= len(timeouts) else None
-        out[f"rto-expiry-{j}"] = claims.Claim(
-            claim=f"Time-out {j} at t_FR + rho (2^{j} - 1) (s)",
-            source="RFC 6298 5.5 (back-off), the timer restarted at the fast retransmit",
-            paper=t,
-            book=float("nan") if seen is None else float(seen["time"]),
-            tolerance=TIME_TOLERANCE,
+        out[f"rto-expiry-{j}"] = claims.ruled(
+            f"Time-out {j} at t_FR + rho (2^{j} - 1) (s)",
+            "RFC 6298 5.5 (back-off), the timer restarted at the fast retransmit",
+            t,
+            float("nan") if seen is None else float(seen["time"]),
+            tolerance.exact(),
         )
-        out[f"rto-backoff-{j}"] = claims.Claim(
-            claim=f"RTO after time-out {j}: 2^{j} rho (s)",
-            source="RFC 6298 5.5: double the RTO",
-            paper=rto,
-            book=float("nan") if seen is None else float(seen["rto"]),
-            tolerance=TIME_TOLERANCE,
+        out[f"rto-backoff-{j}"] = claims.ruled(
+            f"RTO after time-out {j}: 2^{j} rho (s)",
+            "RFC 6298 5.5: double the RTO",
+            rto,
+            float("nan") if seen is None else float(seen["rto"]),
+            tolerance.exact(),
         )
     after = rto_table[(rto_table["event"] == "ack") & (rto_table["time"] > rules["times"][-1])]
-    out["rto-karn"] = claims.Claim(
-        claim="RTO on the first new ACK after the time-outs (no sample: Karn) (s)",
-        source="RFC 6298 3 (Karn's rule) and 5.7",
-        paper=rules["karn_rto"],
-        book=float(after["rto"].iloc[0]),
-        tolerance=TIME_TOLERANCE,
+    out["rto-karn"] = claims.ruled(
+        "RTO on the first new ACK after the time-outs (no sample: Karn) (s)",
+        "RFC 6298 3 (Karn's algorithm): no RTT sample from a retransmitted packet",
+        rules["karn_rto"],
+        float(after["rto"].iloc[0]),
+        tolerance.exact(),
     )
+    out.update(sample_claims(rto_table))
     clean = after[after["rtt_sample"].notna()]
-    out["rto-reset"] = claims.Claim(
-        claim="RTO after the next clean RTT sample (s)",
-        source="RFC 6298 2.3, 2.4: the back-off ends with a new sample",
-        paper=rules["sampled_rto"],
-        book=float(clean["rto"].iloc[0]),
-        tolerance=TIME_TOLERANCE,
+    out["rto-reset"] = claims.ruled(
+        "RTO after the next clean RTT sample (s)",
+        "RFC 6298 5, the note after 5.7, and 2.3: a new sample ends the back-off",
+        rules["sampled_rto"],
+        float(clean["rto"].iloc[0]),
+        tolerance.exact(),
     )
+    return out
+
+
+#: the rule each documented departure sets aside (the key of its claim, the RFC's words)
+DEPARTURE_RULES = {
+    "ssthresh from FlightSize": (
+        "flightsize", "RFC 5681 3.1, eq. 4: ssthresh = max(FlightSize / 2, 2 SMSS)",
+    ),
+    "ssthresh held on a repeated time-out": (
+        "repeated-timeout",
+        "RFC 5681 3.1: eq. 4 only when the segment has not yet been resent by the timer",
+    ),
+    "no timer restart at a fast retransmit": (
+        "timer-restart",
+        "RFC 6298 5.1, 5.3: the timer started when not running, restarted on new data",
+    ),
+    "min RTO 1 s": ("min-rto", "RFC 6298 2.4: an RTO below 1 s SHOULD be rounded up to 1 s"),
+    "all four (the RFCs to the letter)": ("letter", "RFC 5681 3.1 and RFC 6298 2.4, 5.1, 5.3"),
+}  # fmt: skip
+
+
+def _decisions(events: pd.DataFrame) -> tuple[int, int, str]:
+    """A trace's decisions: its fast retransmits, its time-outs, the packets it resent."""
+    kinds = events["event"]
+    resent = " ".join(str(int(s)) for s in events.loc[kinds == "retransmit", "seq"])
+    return int((kinds == "fast_retransmit").sum()), int((kinds == "timeout").sum()), resent
+
+
+def departure_claims(cases_table: pd.DataFrame) -> dict[str, claims.Claim]:
+    """For each documented departure undone alone, and all four undone (the RFCs to the
+    letter): the rules make the same decisions as the model in every one of Fall and Floyd's
+    cases (the same fast retransmits, time-outs and packets resent, in order), a statement
+    checked against the model's ``microscope-cases`` table."""
+    params = params_of(cases_table)
+    out: dict[str, claims.Claim] = {}
+    for name, (choices, min_rto) in DEPARTURES.items():
+        key, rule = DEPARTURE_RULES[name]
+        extra = {} if min_rto is None else {"min_rto": min_rto}
+        same = True
+        for row in cases_table.itertuples(index=False):
+            letter = _replay_case(row.tcp, CASES[int(row.losses)], params, choices=choices, **extra)
+            model = (int(row.fast_retransmits), int(row.timeouts), str(row.resent))
+            same = same and _decisions(letter.events) == model
+        out[f"departure-{key}"] = claims.yes_no(
+            f"The RFC's own choice ({name}) changes no decision in the twelve cases: the same "
+            "fast retransmits, time-outs and packets resent as the model",
+            rule,
+            True,
+            same,
+        )
     return out
 
 
@@ -242,6 +339,7 @@ def chapter_claims(tables: Mapping[str, pd.DataFrame]) -> dict[str, claims.Claim
         **case_claims(cases),
         **rounds_claims(cases),
         **rto_claims(tables["microscope-rto"]),
+        **departure_claims(cases),
     }
 
 

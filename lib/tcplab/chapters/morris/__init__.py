@@ -6,6 +6,8 @@ The chapter's experiments, declared for :mod:`tcplab.registry`; this file import
 from tcplab.registry import Experiment
 
 _HERE = "tcplab.chapters.morris.experiments"
+_WHATIF = "tcplab.chapters.morris.whatifs"
+_EXTRA = "tcplab.chapters.morris.extra"
 
 EXPERIMENTS = (
     Experiment(
@@ -43,5 +45,35 @@ EXPERIMENTS = (
         f"{_HERE}:choices",
         "MorrisParams",
         "What the paper leaves open: loss under each choice",
+    ),
+    Experiment(
+        "morris-setups",
+        f"{_WHATIF}:setups",
+        "WhatIfParams",
+        "Router A's open choices at N = 30, 300, 1500: loss, mean queue, RTT",
+    ),
+    Experiment(
+        "morris-access",
+        f"{_EXTRA}:access",
+        "ExtraParams",
+        "Beyond 1500 flows: access links no slower than at N = 1500",
+    ),
+    Experiment(
+        "morris-episodes",
+        f"{_WHATIF}:episodes",
+        "WhatIfParams",
+        "Sec. 7.2's loss episodes under five gap rules",
+    ),
+    Experiment(
+        "morris-scaled",
+        f"{_WHATIF}:scaled",
+        "WhatIfParams",
+        "The N^2 law's cause removed: rate and buffer grow with N",
+    ),
+    Experiment(
+        "morris-buffers-more",
+        f"{_EXTRA}:buffers_more",
+        "ExtraParams",
+        "Fig. 10: more runs at 1500-2000 packets, buffers past ten per TCP",
     ),
 )

@@ -28,6 +28,8 @@ __all__ = [
     "buffers_many_chart",
     "variants_chart",
     "choices_chart",
+    "rtt_chart",
+    "delay_chart",
 ]
 
 _ROLE = role_colour([OURS, FORMULA, PAPER])
@@ -453,4 +455,57 @@ def choices_chart(choices: pd.DataFrame) -> alt.FacetChart | alt.LayerChart:
         "row per choice, the mean of the runs (dots) and its 95% interval (rules); it moves "
         + "; ".join(parts)
         + ".",
+    )
+
+
+def rtt_chart(loss: pd.DataFrame) -> alt.LayerChart:
+    """Beyond 1500 flows: the mean smoothed RTT against N (mean and 95% interval), with the
+    round trip the paper allows (0.1 s of propagation plus at most 0.1 s in router A's queue)
+    and one packet's time on an access link of 100/N Mb/s added to it."""
+    data = _mean_ci(loss, "mean_rtt")
+    n = data["flows"].to_numpy(dtype=float)
+    bound = pd.DataFrame({"flows": n, "mean": 0.2 + 576 * 8 / (100e6 / n)})
+    x = _flows_x()
+    base = alt.Chart(data)
+    lines = base.mark_line(point=True, color="#0072B2").encode(
+        x=x, y=alt.Y("mean:Q", title="mean smoothed RTT (s)"), tooltip=["flows", "mean", "half"]
+    )
+    bars = base.mark_errorbar(color="#0072B2").encode(x=x, y="low:Q", y2="high:Q")
+    limit = alt.Chart(bound).mark_line(strokeDash=[4, 3], color="#009E73").encode(x=x, y="mean:Q")
+    chart = (lines + bars + limit).properties(width=420, height=240, title="RTT against N")
+    first, last = data.iloc[0], data.iloc[-1]
+    at1500 = data[data["flows"] == 1500]
+    middle = f", {at1500['mean'].iloc[0]:.2f} s at N = 1500" if len(at1500) else ""
+    return describe(
+        chart,
+        "The mean smoothed round-trip time against the number of flows N (log axis), mean of "
+        "the runs with its 95% interval; dashed green: 0.2 s (propagation plus a full queue at "
+        "router A) plus one packet's transmission on an access link of 100/N Mb/s. It goes "
+        f"from {first['mean']:.2f} s at N = {int(first['flows'])}{middle} to "
+        f"{last['mean']:.2f} s at N = {int(last['flows'])}.",
+    )
+
+
+def delay_chart(runs: pd.DataFrame) -> alt.LayerChart:
+    """Fig. 10's delay cost: the mean smoothed RTT against the buffer (mean and 95% interval
+    over the runs), with the propagation round trip plus a full buffer's queueing delay."""
+    by_buffer = runs.drop(columns="flows").rename(columns={"buffer": "flows"})
+    data = _mean_ci(by_buffer, "mean_rtt").rename(columns={"flows": "buffer"})
+    full = pd.DataFrame({"buffer": data["buffer"], "mean": 0.1 + data["buffer"] / 2170.14})
+    x = alt.X("buffer:Q", title="buffer b (packets)")
+    base = alt.Chart(data)
+    lines = base.mark_line(point=True, color="#0072B2").encode(
+        x=x, y=alt.Y("mean:Q", title="mean smoothed RTT (s)"), tooltip=["buffer", "mean", "half"]
+    )
+    bars = base.mark_errorbar(color="#0072B2").encode(x=x, y="low:Q", y2="high:Q")
+    limit = alt.Chart(full).mark_line(strokeDash=[4, 3], color="#009E73").encode(x=x, y="mean:Q")
+    chart = (lines + bars + limit).properties(width=420, height=220, title="The delay cost")
+    first, last = data.iloc[0], data.iloc[-1]
+    return describe(
+        chart,
+        f"{int(runs['flows'].max())} flows: the mean smoothed round-trip time against router "
+        "A's buffer b (packets), mean of the runs with its 95% interval; dashed green: 0.1 s "
+        "of propagation plus a full buffer's queueing delay (b / 2170 s). It grows from "
+        f"{first['mean']:.2f} s at b = {int(first['buffer'])} to {last['mean']:.2f} s at "
+        f"b = {int(last['buffer'])}.",
     )

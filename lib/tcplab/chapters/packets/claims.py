@@ -17,7 +17,8 @@ import numpy as np
 import pandas as pd
 
 from tcplab import claims
-from tcplab.claims import rows
+from tcplab.claims import rows, ruled, yes_no
+from tcplab.ledger import tolerance
 from tcplab.packet.queues import SELECTION_NAMES
 
 from .experiments import PacketsParams, policy_gap
@@ -34,8 +35,9 @@ from .variants import (
 
 __all__ = [
     "TABLES",
-    "EXPECTED_VERDICTS",
     "chapter_claims",
+    "QUICK_VERDICTS",
+    "PLOT_RESOLUTION",
     "chapter_numbers",
     "keyed_claims",
     "red_gap",
@@ -65,13 +67,21 @@ CLAIM_TABLES = (
 )
 #: ... and those the prose quotes too, and the SACK reruns (whose claims come last)
 TABLES = (*CLAIM_TABLES, "packets-hold", "packets-replicas", SACK_TABLE, *RERUNS.values())
-#: every claim of this chapter agrees with the paper
-EXPECTED_VERDICTS: dict[str, bool] = {}
-
+#: the paper's Figs. 7, 10 and 11 plot throughput / capacity on an axis from 0.75 to 1 with
+#: ticks every 0.05 (legible in Fig. 11): a reading off them is good to half a tick. The
+#: run-to-run 95% half-width of one run's throughput (packets-replicas, 6 seeds, N = 2...5) is
+#: at most 0.005, below it, so the reading's resolution sets the tolerance (tolerance.plot)
+PLOT_RESOLUTION = 0.025
+#: at quick scale (100 s runs, a few points), the verdicts that differ from the full-scale
+#: ledger's: the rate-independent threshold-dropper's median distance to Theorem 1 is then just
+#: beyond the plot's resolution, and the SACK loss reruns keep one loss rate in the Mathis
+#: formula's range, which has no interval
+QUICK_VERDICTS = {"threshold-1": False, "sack-threshold-1": False, "sack-mathis": False}
+#: the distance from Theorem 1 the SACK comparison of the prose calls small (a display
+#: threshold of the SACK section, not a claim's tolerance)
 UTIL_TOLERANCE = 0.03  # packet runs: a few per cent from finite buffers and finite runs
-# Mathis et al. give C = sqrt(3/2) = 1.22 for periodic loss but measured C = 1.31 (7% more)
-# for random loss without delayed ACKs; a run of a few hundred loss events adds a few per
-# cent of sampling error. Hence 15% of the formula, on the ratio ours / formula.
+# the band the SACK section and its tests use for the loss runs' ratios (a display band: the
+# claims' tolerances are the 95% interval of the ratio over the loss rates, see loss_claims)
 LOSS_TOLERANCE = 0.15
 MATHIS_MAX_P = 0.01  # beyond it time-outs matter and only Padhye et al. apply
 
@@ -122,39 +132,67 @@ def keyed_claims(
     """:func:`paper_claims` under short keys, in reading order."""
     out: dict[str, claims.Claim] = {}
     one = validation_table.iloc[0]
-    out["one-flow"] = claims.Claim(
-        claim="One flow, 1-packet DropTail buffer: utilisation",
-        source="Altman et al. 2006, Sec. I: 'attains 75% link utilization'",
-        paper=0.75,
-        book=float(one["utilisation"]),
-        tolerance=UTIL_TOLERANCE,
-    )
-    fair = validation_table.iloc[1]
-    out["red-fairness"] = claims.Claim(
-        claim=f"{int(fair['flows'])} flows under RED: Jain fairness index",
-        source="identical connections share equally (Sec. II model)",
-        paper=1.0,
-        book=float(fair["jain"]),
-        tolerance=0.05,
+    out["one-flow"] = ruled(
+        "One flow, 1-packet DropTail buffer: utilisation",
+        "Altman et al. 2006, Sec. I: 'attains 75% link utilization'",
+        0.75,
+        float(one["utilisation"]),
+        tolerance.number("75%"),
     )
     small, large = min(droptail_table["buffer"]), max(droptail_table["buffer"])
     below = rows(droptail_table, buffer=small)
     share_below = float(np.mean(below["utilisation"] < below["theorem1"]))
-    out["droptail-small"] = claims.Claim(
-        claim=f"DropTail b = {small}: share of N with throughput below Theorem 1",
-        source="Sec. V.B: 'for small buffer lengths, the achieved throughput is smaller'",
-        paper=1.0,
-        book=share_below,
-        tolerance=0.25,
+    alone = rows(droptail_table, flows=1).sort_values("buffer")
+    if len(alone) >= 2:
+        out["why-one-flow"] = yes_no(
+            f"One flow: the utilisation falls with the buffer toward 75% "
+            f"(b = {int(alone['buffer'].iloc[-1])}: {alone['utilisation'].iloc[-1]:.3f}, "
+            f"b = {int(alone['buffer'].iloc[0])}: {alone['utilisation'].iloc[0]:.3f}, "
+            f"b = 1: {float(one['utilisation']):.3f})",
+            "Book, on Sec. I's 75%: a buffer of b packets lifts the sawtooth's floor",
+            True,
+            bool(
+                alone["utilisation"].is_monotonic_increasing
+                and float(one["utilisation"]) < float(alone["utilisation"].iloc[0])
+            ),
+        )
+    setup = PacketsParams()
+    out["setup"] = yes_no(
+        "The set-up as stated: 1000-byte packets, maximum window 20000 packets, starts "
+        "uniform in [0, 4] s, RED max_p 0.1 and averaging weight 0.001, averages over 1000 s",
+        "Sec. V-A and Fig. 6",
+        True,
+        bool(
+            setup.packet_bytes == 1000
+            and setup.max_window == 20_000
+            and setup.start_spread == 4.0
+            and setup.red_max_p == 0.1
+            and setup.red_w_q == 0.001
+            and setup.duration - setup.warmup == 1000.0
+        ),
+    )
+    out["small-buffer-rtt"] = ruled(
+        "Sec. I's example: L MTU / c for L = 100 packets, MTU = 1500 B, c = 100 Mb/s, in ms",
+        "Sec. I: 'the condition is RTT >> 12 ms'",
+        12.0,
+        100 * 1500 * 8 / 100e6 * 1e3,
+        tolerance.number("12 ms"),
+    )
+    out["droptail-small"] = yes_no(
+        f"DropTail b = {small}: throughput below Theorem 1 for most N "
+        f"(share of N: {share_below:.2f})",
+        "Sec. V.B: 'typically, for small buffer lengths, the achieved throughput is smaller'",
+        True,
+        share_below > 0.5,
     )
     above = rows(droptail_table, buffer=large)
     share_above = float(np.mean(above["utilisation"] >= above["theorem1"]))
-    out["droptail-large"] = claims.Claim(
-        claim=f"DropTail b = {large}: share of N with throughput at or above Theorem 1",
-        source="Sec. V.B: 'if buffer length is sufficiently large, throughput is larger'",
-        paper=1.0,
-        book=share_above,
-        tolerance=0.25,
+    out["droptail-large"] = yes_no(
+        f"DropTail b = {large}: throughput at or above Theorem 1 for every N "
+        f"(share of N: {share_above:.2f})",
+        "Sec. V.B: 'if buffer length is sufficiently large, throughput is larger'",
+        True,
+        share_above == 1.0,
     )
     mean_by_buffer = droptail_table.groupby("buffer")["utilisation"].mean()
     out["droptail-monotone"] = claims.yes_no(
@@ -163,12 +201,14 @@ def keyed_claims(
         paper=True,
         book=bool(mean_by_buffer.is_monotonic_increasing),
     )
-    out["red-theorem1"] = claims.Claim(
-        claim="RED, N >= 5, b >= 10: median |throughput - Theorem 1|",
-        source="Sec. V.C: 'reasonable conformance to Theorem 1'",
-        paper=0.0,
-        book=red_gap(red_table),
-        tolerance=0.05,
+    if "red_early_drops" in red_table:
+        out["why-red"] = red_whatif(red_table, droptail_table)
+    out["red-theorem1"] = ruled(
+        "RED, N >= 5, b >= 10: median |throughput - Theorem 1|",
+        "Sec. V.C, Fig. 10: 'reasonable conformance to Theorem 1'",
+        0.0,
+        red_gap(red_table),
+        tolerance.plot(PLOT_RESOLUTION),
     )
     first = events_table[events_table["m"] == 1]
     drop_mean = first[first["queue"] == "droptail"]
@@ -182,16 +222,31 @@ def keyed_claims(
     )
     thr = first[first["queue"] == "threshold"]
     if len(thr):
-        out["threshold-one"] = claims.Claim(
-            claim="Threshold-dropper, N = 10: mean connections signalled per event",
-            source="Sec. V.D: 'threshold-dropper enforces assumption ONE'",
-            paper=1.0,
-            book=float(thr.iloc[0]["mean_m"]),
-            tolerance=0.35,
+        # ONE is exactly one connection per event: a closed statement, so the mean number
+        # signalled is held to the 95% interval of that mean over the run's events
+        signalled = thr.iloc[0]
+        out["threshold-one"] = ruled(
+            f"Threshold-dropper, N = 10: mean connections signalled per event "
+            f"({int(signalled['events'])} events)",
+            "Sec. V.D: 'threshold-dropper enforces assumption ONE'",
+            1.0,
+            float(signalled["mean_m"]),
+            tolerance.exact(half_width=_events_interval(events_table, "threshold")),
         )
     if threshold_table is not None and len(threshold_table):
         for i, claim in enumerate(threshold_claims(threshold_table)):
             out[f"threshold-{i + 1}"] = claim
+        out["why-droptail-below"] = synchronisation_whatif(droptail_table, threshold_table)
+        largest_n = threshold_table[threshold_table["flows"] == threshold_table["flows"].max()]
+        out["threshold-capacity"] = ruled(
+            f"Threshold-dropper, N = {int(largest_n['flows'].iloc[0])}: throughput / capacity, "
+            "median over policies and (Th, b)",
+            "Sec. V.D: 'for sufficiently large number of connections, the throughput is "
+            "essentially equal to the link capacity'",
+            1.0,
+            float(largest_n["utilisation"].median()),
+            tolerance.plot(PLOT_RESOLUTION),
+        )
     if loss_table is not None and len(loss_table):
         out["mathis"], out["padhye"] = loss_claims(loss_table)
     if signalled_table is not None and len(signalled_table):
@@ -201,9 +256,73 @@ def keyed_claims(
     return out
 
 
-# the threshold-dropper runs differ by their policy and by the run-to-run noise of one seeded
-# run per point: rate-independent and largest-rate agree within this, point by point (median)
-INSENSITIVITY_TOLERANCE = 0.03
+def red_whatif(red_table: pd.DataFrame, droptail_table: pd.DataFrame) -> claims.Claim:
+    """The chapter's explanation of RED's shortfall with small buffers, as a what-if: the
+    DropTail runs are the RED runs (same seeds) without RED's early drops; with b <= 20 RED
+    drops (almost) nothing early and its throughput is exactly DropTail's, so there it falls
+    below Theorem 1 as DropTail does, while with b >= 50, where it drops early, it does not."""
+    small = red_table[red_table["buffer"] <= 20]
+    same = small.merge(droptail_table, on=["buffer", "flows"], suffixes=("_red", ""))
+    early = small["red_early_drops"] / (small["red_early_drops"] + small["red_forced_drops"])
+    gap = float((same["utilisation_red"] - same["utilisation"]).abs().median())
+    big = red_table[(red_table["buffer"] >= 50) & (red_table["flows"] >= 2)]
+    below = float((big["utilisation"] < big["theorem1"]).mean()) if len(big) else 1.0
+    return yes_no(
+        f"What-if: with b <= 20 RED drops almost nothing early (at most {early.max():.1%}) "
+        f"and its throughput is DropTail's (median gap {gap:.3f}), below Theorem 1 as DropTail "
+        f"is; with b >= 50, where it drops early, it is below Theorem 1 at {below:.0%} of N >= 2",
+        "Book, on Sec. V.C: RED's thresholds are too low for small buffers",
+        True,
+        bool(early.max() < 0.01 and gap <= tolerance.EXACT and below == 0.0),
+    )
+
+
+def synchronisation_whatif(
+    droptail_table: pd.DataFrame, threshold_table: pd.DataFrame
+) -> claims.Claim:
+    """The paper's explanation of Fig. 7 (synchronisation lowers the throughput of small
+    DropTail buffers) as a what-if: the threshold-dropper (Th = 3, b = 100, rate-independent)
+    removes the synchronisation; over the same N = 2...10 the shortfall below Theorem 1 must go
+    from beyond the plot's resolution (DropTail, smallest buffer) to within it (median)."""
+    small = min(droptail_table["buffer"])
+    drop = rows(droptail_table, buffer=small)
+    drop = drop[drop["flows"] >= 2]
+    dropper = rows(threshold_table, threshold=3, buffer=100, select="random")
+    dropper = dropper[dropper["flows"].isin(set(drop["flows"]))]
+    before = float((drop["theorem1"] - drop["utilisation"]).median())
+    after = float((dropper["theorem1"] - dropper["utilisation"]).abs().median())
+    return yes_no(
+        f"What-if: DropTail b = {small} falls below Theorem 1 by {before:.3f} (median over "
+        f"N = 2…{int(drop['flows'].max())}); the threshold-dropper, which signals about one "
+        f"connection per event, brings the distance to {after:.3f}, within the plot's "
+        f"±{PLOT_RESOLUTION}",
+        "Sec. V.B-V.D: synchronisation (Figs. 8-9) explains the shortfall of Fig. 7; "
+        "the threshold-dropper enforces ONE (Figs. 11-12)",
+        True,
+        bool(before > PLOT_RESOLUTION and after <= PLOT_RESOLUTION and len(dropper) > 0),
+    )
+
+
+def _events_interval(events_table: pd.DataFrame, queue: str) -> float:
+    """95% half-width of the mean number of connections signalled per event (N = 10), from
+    the distribution of M in ``events_table`` (rows m, share: the CCDF of Fig. 15 as
+    P(M >= m)) and the number of events."""
+    part = events_table[events_table["queue"] == queue]
+    part = part[part["buffer"] == part["buffer"].min()] if "buffer" in part else part
+    ccdf = part.set_index("m")[_ccdf_column(part)].sort_index()
+    pmf = ccdf - ccdf.shift(-1, fill_value=0.0)
+    m = pmf.index.to_numpy(dtype=float)
+    mean = float((m * pmf).sum())
+    variance = float(((m - mean) ** 2 * pmf).sum())
+    n = int(part["events"].iloc[0])
+    return 1.96 * (variance / max(n, 1)) ** 0.5
+
+
+def _ccdf_column(part: pd.DataFrame) -> str:
+    for name in ("ccdf", "share", "fraction", "probability"):
+        if name in part:
+            return name
+    raise KeyError(f"no CCDF column in {list(part.columns)}")
 
 
 def threshold_claims(threshold_table: pd.DataFrame) -> list[claims.Claim]:
@@ -215,13 +334,13 @@ def threshold_claims(threshold_table: pd.DataFrame) -> list[claims.Claim]:
             continue
         gap = float((part["utilisation"] - part["theorem1"]).abs().median())
         out.append(
-            claims.Claim(
-                claim=f"Threshold-dropper, {SELECTION_NAMES[select]}: median |throughput -"
+            ruled(
+                f"Threshold-dropper, {SELECTION_NAMES[select]}: median |throughput -"
                 " Theorem 1| over N and (Th, b)",
-                source=f"Sec. V.D, Fig. 11 {figure}: 'good qualitative conformance'",
-                paper=0.0,
-                book=gap,
-                tolerance=0.05,
+                f"Sec. V.D, Fig. 11 {figure}: 'good qualitative conformance'",
+                0.0,
+                gap,
+                tolerance.plot(PLOT_RESOLUTION),
             )
         )
     keys = ["flows", "threshold", "buffer"]
@@ -229,12 +348,12 @@ def threshold_claims(threshold_table: pd.DataFrame) -> list[claims.Claim]:
     if {"random", "largest"} <= set(by_select.columns):
         diff = (by_select["random"] - by_select["largest"]).abs().median()
         out.append(
-            claims.Claim(
-                claim="Threshold-dropper: median |rate-independent - largest-rate| throughput",
-                source="Sec. V.D: 'rate-independent and largest-rate policy match well'",
-                paper=0.0,
-                book=float(diff),
-                tolerance=INSENSITIVITY_TOLERANCE,
+            ruled(
+                "Threshold-dropper: median |rate-independent - largest-rate| throughput",
+                "Sec. V.D, Fig. 11: 'rate-independent and largest-rate policy match well'",
+                0.0,
+                float(diff),
+                tolerance.plot(PLOT_RESOLUTION),
             )
         )
     return out
@@ -262,13 +381,12 @@ def signalled_claim(signalled_table: pd.DataFrame) -> claims.Claim:
     """Fig. 13: z(w) increases with w (rank correlation > 0) for every DropTail buffer."""
     rho = _rho(signalled_table, "droptail")
     buffers = ", ".join(str(b) for b in rho.index)
-    return claims.Claim(
-        claim=f"DropTail b = {buffers}, N = 10: share of buffers where P(signalled | w) rises"
-        " with w (Spearman rank correlation > 0)",
-        source="Sec. V.D.1, Fig. 13: 'the larger the congestion window ... the more likely'",
-        paper=1.0,
-        book=float(np.mean(rho.to_numpy() > 0)),
-        tolerance=0.0,
+    return yes_no(
+        f"DropTail b = {buffers}, N = 10: P(signalled | w) rises with w for every buffer"
+        " (Spearman rank correlation > 0)",
+        "Sec. V.D.1, Fig. 13: 'the larger the congestion window ... the more likely'",
+        True,
+        bool(np.all(rho.to_numpy() > 0)),
     )
 
 
@@ -282,19 +400,24 @@ def loss_claims(loss_table: pd.DataFrame) -> list[claims.Claim]:
     """One flow under random loss: ours / Mathis for small p, ours / Padhye for every p."""
     small = loss_table[loss_table["p"] <= MATHIS_MAX_P]
     return [
-        claims.Claim(
-            claim=f"One flow, random loss p <= {MATHIS_MAX_P}: goodput / Mathis formula, worst p",
-            source="Mathis et al. 1997: sqrt(3/2) / (RTT sqrt(p)) packets/s",
-            paper=1.0,
-            book=_worst(small["vs_mathis"]),
-            tolerance=LOSS_TOLERANCE,
+        # under the formula the ratio is the same at every p: the loss rates are replicas of
+        # it, and their mean is held to its 95% interval (one run per p)
+        ruled(
+            f"One flow, random loss p <= {MATHIS_MAX_P}: goodput / Mathis formula, mean over "
+            f"{len(small)} loss rates (worst {_worst(small['vs_mathis']):.3f})",
+            "Sec. I: the sawtooth 'is the underlying model of a particular TCP square-root "
+            "loss-throughput formula' (Mathis et al. 1997: sqrt(3/2) / (RTT sqrt(p)))",
+            1.0,
+            float(small["vs_mathis"].mean()),
+            tolerance.exact(values=small["vs_mathis"].to_numpy()),
         ),
-        claims.Claim(
-            claim="One flow, random loss, every p: goodput / Padhye formula, worst p",
-            source="Padhye et al. 1998, eq. (31), with time-outs (T0 = 0.2 s)",
-            paper=1.0,
-            book=_worst(loss_table["vs_padhye"]),
-            tolerance=LOSS_TOLERANCE,
+        ruled(
+            f"One flow, random loss, every p: goodput / Padhye formula, mean over "
+            f"{len(loss_table)} loss rates (worst {_worst(loss_table['vs_padhye']):.3f})",
+            "Padhye et al. 1998, eq. (31), with time-outs (T0 = 0.2 s)",
+            1.0,
+            float(loss_table["vs_padhye"].mean()),
+            tolerance.exact(values=loss_table["vs_padhye"].to_numpy()),
         ),
     ]
 
@@ -313,6 +436,7 @@ def chapter_numbers(
     early = red["red_early_drops"] / (red["red_early_drops"] + red["red_forced_drops"])
     per_event = events[(events["m"] == 1) & (events["queue"] == "droptail")]
     tight = per_event.sort_values("buffer").iloc[0]
+    first_thr = events[(events["m"] == 1) & (events["queue"] == "threshold")].iloc[0]
     by_policy = threshold.pivot_table(
         index=["flows", "threshold", "buffer"], columns="select", values="utilisation"
     )
@@ -346,6 +470,16 @@ def chapter_numbers(
         "ev_drop_events": int(tight["events_drops"]),
         "ev_drops_max": float(per_event["mean_m_drops"].max()),
         "ev_signals_max": float(per_event["mean_m"].max()),
+        "thr_signals": float(first_thr["mean_m"]),
+        "thr_drops": float(first_thr["mean_m_drops"]),
+        "thr_largest_gap": float(
+            (
+                threshold[threshold["select"] == "largest"]["utilisation"]
+                - threshold[threshold["select"] == "largest"]["theorem1"]
+            )
+            .abs()
+            .median()
+        ),  # fmt: skip
         "thr_policy_gap": float(policies.median()),
         "thr_policy_max": float(policies.max()),
         "thr_first_gap": float((by_policy["random"] - by_policy["first"]).abs().median()),

@@ -1,0 +1,190 @@
+"""The referee round of the weighted-AIMD chapter (issue 33): the thesis's own numbers, the
+what-if claims, the round-by-round weight-law model and its live panel.
+
+Every expectation comes from outside the code: the thesis's printed numbers and hand
+computations (16/3 and 20/3 for Sec. 4.1's Twr; K <= 1/(1 - D) from eq. 3.8), the closed forms
+of the weight law (D under equal loss per packet, D^2 under synchronised drops), RFC 6356's
+goal (min of the best path's links).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+
+import ipywidgets as w
+import numpy as np
+import pandas as pd
+import pytest
+
+from tcplab import inbrowser
+from tcplab.chapters.bmc import claims, lawpanel, numbers, rounds, whatif
+
+
+# -- the thesis's own numbers ------------------------------------------------------------------
+def test_sec41_twr_at_half_half_is_16_3_and_20_3_not_the_thesis_3_4_and_3_5() -> None:
+    # by hand: s2's subflows share 8 and 10 Mb/s with a TCP flow 1:2, so 8/3 and 10/3 Mb/s;
+    # Twr = R T / D with R = 1, D = 1/2
+    assert numbers.twr_at((0.5, 0.5)) == pytest.approx([16 / 3, 20 / 3], abs=1e-12)
+    found = numbers.numbers_claims()
+    assert not found["twr_half_1"].within and not found["twr_half_2"].within
+    assert found["twr_half_reduce_d1"].within and not found["twr_half_thesis_values"].within
+    # ... and the thesis's values at 1/4, 3/4 are right: 1.6/0.25 = 6.4, 4.2857/0.75 = 5.714
+    assert numbers.twr_at((0.25, 0.75)) == pytest.approx([6.4, 30 / 7 / 0.75], abs=1e-12)
+
+
+@pytest.mark.parametrize(("weight", "bound"), [(0.5, 2.0), (0.75, 4.0), (0.8, 5.0)])
+def test_k_keeps_a_weight_non_negative_up_to_one_over_one_minus_d(
+    weight: float, bound: float
+) -> None:
+    assert numbers.k_bound(weight) == pytest.approx(bound, rel=1e-9)
+
+
+def test_the_slips_of_the_thesis_are_outside_their_tolerance() -> None:
+    found = numbers.numbers_claims()
+    for key in ("k_range_half", "k_range_all", "k4_half_negative", "fig52_59_weights",
+                "fig516_text_sum", "ch2_before_loss", "ch2_eq24_terms"):  # fmt: skip
+        assert not found[key].within, key
+    assert found["fig52_59_weights"].book == 8  # Figs. 5.2-5.9's captions: eight weights
+    assert found["fig516_text_sum"].book == pytest.approx(17 / 18)
+    for key in ("eq38_half", "eq38_four_fifths", "pool_quarter_s2", "shared_half_s2",
+                "p_flowshares", "epoch_rtts", "ch2_share"):  # fmt: skip
+        assert found[key].within, key
+
+
+def test_every_claim_of_the_chapter_has_a_rule() -> None:
+    found = numbers.numbers_claims()
+    assert all(c.rule.split(":")[0] in ("exact", "printed", "statement") for c in found.values())
+
+
+def test_a_printed_range_is_its_half_width_plus_half_a_unit() -> None:
+    # 0.126 - 0.133 %: half-width 0.0035 points, plus 0.0005 for the third decimal
+    assert claims.printed_range("0.126%", "0.133%").value == pytest.approx(0.004)
+    wide = claims.printed_range("0.126%", "0.133%", values=np.array([0.1, 0.2, 0.3]))
+    assert wide.rule.startswith("interval") and wide.value > 0.1
+
+
+# -- the what-if claims ---------------------------------------------------------------------
+def test_rfc6356_goal_is_the_best_path_tcp_rate() -> None:
+    assert whatif.best_path_mbps((4.0, 12.0)) == pytest.approx(12.0)  # min(12, 30/2)
+    assert whatif.best_path_mbps((8.0, 24.0)) == pytest.approx(15.0)  # min(24, 30/2)
+
+
+def _wide(bundle_share: float, runs: int = 4) -> pd.DataFrame:
+    rows = []
+    for spare in ((4.0, 12.0), (8.0, 24.0)):
+        for r in range(runs):
+            tcp = 15.0 * (1.0 + 0.01 * r)
+            total = tcp * bundle_share / (1.0 - bundle_share)
+            for sub, share in ((0, 0.25), (1, 0.75)):
+                rows.append({"spare1": spare[0], "spare2": spare[1], "case": "D = 1/4, 3/4",
+                             "replica": r, "source": "bmc", "subflow": sub,
+                             "mbps": total * share, "own_link_drop_rate": 0.0,
+                             "shared_drop_rate": 0.0})  # fmt: skip
+            rows.append({"spare1": spare[0], "spare2": spare[1], "case": "D = 1/4, 3/4",
+                         "replica": r, "source": "tcp", "subflow": 0, "mbps": tcp,
+                         "own_link_drop_rate": 0.0, "shared_drop_rate": 0.0})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def test_the_wide_link_claim_fails_when_the_shortfall_stays() -> None:
+    assert whatif._wide(_wide(0.5))["wide_share_8_24"].within
+    assert not whatif._wide(_wide(0.42))["wide_share_8_24"].within
+
+
+def _pair(pool: float, alone: float) -> pd.DataFrame:
+    rows = []
+    for case, ratio in (("pooling", pool), ("alone", alone)):
+        for r in range(4):
+            x = ratio * (1.0 + 0.02 * (r - 1.5))
+            rows += [{"case": case, "replica": r, "kind": "tcp", "mbps": 6.0},
+                     {"case": case, "replica": r, "kind": "aimd", "mbps": 6.0 * x}]  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def test_the_pair_claim_tells_the_same_excess_from_a_different_one() -> None:
+    assert whatif._pair(_pair(0.42, 0.42))["pair_same_excess"].within
+    assert not whatif._pair(_pair(0.42, 0.33))["pair_same_excess"].within
+
+
+# -- when the weight law holds --------------------------------------------------------------
+@pytest.mark.parametrize("weight", [0.5, 0.3])
+def test_round_model_equal_loss_gives_d_and_synchronised_drops_d_squared(weight: float) -> None:
+    # closed forms: sqrt(a) with a = D^2 under equal loss per packet; a under synchronised cuts
+    red = rounds.ratio_of(rounds.rounds_run(weight, 4, "red", 20000, seed=3))
+    random = rounds.ratio_of(rounds.rounds_run(weight, 4, "random", 20000, seed=3))
+    sync = rounds.ratio_of(rounds.rounds_run(weight, 4, "droptail", 20000, seed=3))
+    assert red == pytest.approx(weight, rel=0.1)
+    assert random == pytest.approx(weight, rel=0.1)
+    assert sync == pytest.approx(weight**2, rel=0.1)
+
+
+def test_round_model_drops_that_follow_the_growth_pull_the_ratio_above_d() -> None:
+    # losses in proportion to the increase a: windows pulled towards equal, ratio above D
+    assert rounds.ratio_of(rounds.rounds_run(0.3, 4, "overflow", 20000, seed=3)) > 1.5 * 0.3
+
+
+def test_round_model_refuses_bad_input_naming_the_parameter() -> None:
+    with pytest.raises(ValueError, match="weight"):
+        rounds.rounds_run(weight=1.5)
+    with pytest.raises(ValueError, match="queue"):
+        rounds.rounds_run(queue="codel")
+    with pytest.raises(ValueError, match="flows"):
+        rounds.rounds_run(flows=0)
+
+
+def test_round_model_is_seeded() -> None:
+    one = rounds.rounds_run(0.5, 2, "red", 2000, seed=7)
+    assert one.equals(rounds.rounds_run(0.5, 2, "red", 2000, seed=7))
+    assert not one.equals(rounds.rounds_run(0.5, 2, "red", 2000, seed=8))
+
+
+def test_law_rows_hold_each_queue_to_its_prediction() -> None:
+    rows = []
+    for q, ratio in (("red", 0.5), ("droptail", 0.25)):
+        for r in range(3):
+            rows += [
+                {"experiment": "equal", "queue": q, "D": 0.5, "flows": 1, "replica": r,
+                 "kind": "tcp", "n": 1, "rtt_s": 0.044, "mbps": 10.0, "loss_events": 50},
+                {"experiment": "equal", "queue": q, "D": 0.5, "flows": 1, "replica": r,
+                 "kind": "aimd", "n": 1, "rtt_s": 0.044, "mbps": 10.0 * ratio * (1 + 0.01 * r),
+                 "loss_events": 30},
+            ]  # fmt: skip
+    found = whatif._law(pd.DataFrame(rows))
+    assert found["law_red_D1/2_N1"].paper == 0.5 and found["law_red_D1/2_N1"].within
+    assert found["law_droptail_D1/2_N1"].paper == 0.25 and found["law_droptail_D1/2_N1"].within
+    assert not found["law_droptail_D1/2_N1_vs_D"].within
+
+
+# -- the live panel -------------------------------------------------------------------------
+def _tree(widget: w.Widget):  # noqa: ANN202
+    yield widget
+    for child in getattr(widget, "children", ()):
+        yield from _tree(child)
+
+
+def test_the_law_panel_draws_into_an_html_widget_and_offers_the_browser() -> None:
+    panel = lawpanel.law_panel()
+    parts = list(_tree(panel.widget))
+    assert not [p for p in parts if isinstance(p, w.Output)]
+    views = [p for p in parts if isinstance(p, w.HTML)]
+    assert len(views) == 1 and views[0].value.lstrip().startswith("<svg")
+    shown = panel._repr_mimebundle_()["text/html"]
+    assert "tcplab-live-note" in shown and "Run in your browser" in shown
+    found = re.search(r'data-panel="([^"]+)"', shown)
+    assert found and inbrowser.load_spec(found.group(1)).what == panel.what
+
+
+def test_the_page_and_the_notebook_draw_the_law_panel_from_one_spec() -> None:
+    target = "tcplab.chapters.bmc.lawpanel:law_spec"
+    values = {"weight": 0.4, "queue": "droptail", "rounds": 2000}
+    page = inbrowser.chart_html(target, json.dumps(values))
+    assert "tcplab-chart" in page
+    spec = inbrowser.load_spec(target)
+    chart = spec.draw(**{**spec.values(), **values}).to_dict()
+    rules = [v for layer in chart["layer"] for v in [layer] if layer["mark"]["type"] == "rule"]
+    assert rules  # the two predictions are drawn
+    refused = inbrowser.chart_html(target, json.dumps({"weight": 3.0}))
+    assert "tcplab-panel-error" in refused and "weight" in refused
+    assert math.isfinite(rounds.ratio_of(rounds.rounds_run(0.4, 4, "droptail", 2000)))

@@ -1,0 +1,48 @@
+"""The chapter's what-if runner (tcplab.chapters.lu.traced): it must be simulate_qiu when it
+measures from the parallel start (its trace and its later measurement only read the state),
+and refuse a measurement window outside the run."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import pytest
+
+from tcplab.chapters.lu.scenarios import PARALLEL_START, scenario_setup
+from tcplab.chapters.lu.traced import simulate_traced
+from tcplab.packet import RunLength
+from tcplab.packet.qiu import simulate_qiu
+
+
+def _setup(queue: str = "droptail") -> object:
+    setup = scenario_setup(1, 2, 2, queue, seed=7)
+    return dataclasses.replace(setup, length=RunLength(25.0, PARALLEL_START))
+
+
+@pytest.mark.parametrize("queue", ["droptail", "red"])
+def test_the_traced_run_is_simulate_qiu_to_the_bit(queue: str) -> None:
+    setup = _setup(queue)
+    plain = simulate_qiu(setup).summary()  # type: ignore[arg-type]
+    traced = simulate_traced(setup, times=[10.5, 12.0, 20.0])  # type: ignore[arg-type]
+    for name, value in traced.summary().items():
+        assert value == plain[name] or (math.isnan(value) and math.isnan(plain[name])), name
+    assert list(traced.trace["time"]) == [10.5, 12.0, 20.0]
+    assert (traced.trace["cwnd"] >= 1).all()
+
+
+def test_a_later_measurement_counts_only_its_window() -> None:
+    setup = _setup()
+    whole = simulate_traced(setup)  # type: ignore[arg-type]
+    late = simulate_traced(setup, measure_from=20.0)  # type: ignore[arg-type]
+    # the same run: the packets of [10, 25] are those of [10, 20] plus those of [20, 25]
+    assert late.packets == whole.packets
+    assert late.parallel_bytes_per_s != whole.parallel_bytes_per_s
+    assert late.parallel_bytes_per_s > 0
+
+
+def test_a_window_outside_the_run_is_refused() -> None:
+    with pytest.raises(ValueError, match="measure_from=30"):
+        simulate_traced(_setup(), measure_from=30.0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="times must lie"):
+        simulate_traced(_setup(), times=[5.0])  # type: ignore[arg-type]
