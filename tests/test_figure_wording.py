@@ -83,9 +83,7 @@ def test_every_figure_reference_says_whose_figure_it_is(chapter: Path) -> None:
 POSITIONS_CHECKED = ("ns3", "tcp-microscope", "taming-parallel-tcp")
 #: a word that names a panel by its place in the layout, which the chart fitter changes
 #: (tcplab-charts.js restacks side-by-side panels on a narrow column)
-POSITION = re.compile(
-    r"\b(?:left|right|top|bottom|rows?|columns?)\b", re.IGNORECASE
-)
+POSITION = re.compile(r"\b(?:left|right|top|bottom|rows?|columns?)\b", re.IGNORECASE)
 #: a figure caption of a myst-nb code cell: ``caption: |`` and its indented lines, or one line
 CAPTION = re.compile(r"^(\s*)caption:\s*(?:\|\s*\n((?:\1\s+.*\n)+)|(.+)\n)", re.MULTILINE)
 

@@ -98,9 +98,7 @@ def test_every_chart_is_a_numbered_captioned_figure(site: str, browser, path: st
 
 
 @pytest.mark.parametrize("path", CHAPTERS)
-def test_no_helper_call_is_shown_above_a_chart_or_a_table(
-    site: str, browser, path: str
-) -> None:
+def test_no_helper_call_is_shown_above_a_chart_or_a_table(site: str, browser, path: str) -> None:
     visit = Visit(browser, site, path, width=1400)
     inputs = visit.page.evaluate(
         "() => [...document.querySelectorAll('.cell_input')].map(c => c.innerText)"
