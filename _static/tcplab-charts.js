@@ -2,9 +2,12 @@
 // A chart is a <div class="tcplab-chart"> whose Vega-Lite spec sits in a JSON script tag.
 //
 // Charts fit their column at any width. A chart is drawn as written; if it is wider than its
-// column, panels side by side are stacked (facets wrap into fewer columns, side-by-side views
-// go one under the other), then every view's width shrinks until the whole chart fits (two
-// trial draws give its fixed part - axes, legends, labels - and the part that scales). Only
+// column, its panels first get narrower, as long as each stays at least READABLE_VIEW_WIDTH
+// wide (two trial draws give the chart's fixed part - axes, legends, labels - and the part
+// that scales); then a grid of side-by-side views keeps its reading order in fewer columns
+// (three, then two), each tried with narrower panels too; only then are the panels stacked
+// (facets wrap into fewer columns, side-by-side views go one under the other) and every
+// view's width shrinks until the whole chart fits. Only
 // a chart that still does not fit is scaled down as a picture; data-fit-scale records by how
 // much. Charts are redrawn when their column changes width, and with dark colours (from the
 // spec's usermeta, written by tcplab.charts) when the reader switches the page to dark mode.
@@ -14,6 +17,8 @@
   "use strict";
 
   var MIN_VIEW_WIDTH = 120; // narrower than this, a plot is no longer readable
+  // panels kept side by side are never made narrower than this: below it, fewer columns
+  var READABLE_VIEW_WIDTH = 150;
   var FACET_GAP = 24; // room between wrapped panels, besides their own axes
 
   function isDark() {
@@ -117,6 +122,80 @@
       });
     });
     return changed;
+  }
+
+  // The most views a row of the spec puts side by side (its longest horizontal concatenation).
+  function mostSideBySide(spec) {
+    var most = 1;
+    (function visit(node) {
+      if (!node || typeof node !== "object") return;
+      if (Array.isArray(node)) return node.forEach(visit);
+      if (Array.isArray(node.hconcat)) most = Math.max(most, node.hconcat.length);
+      if (Array.isArray(node.concat)) {
+        most = Math.max(most, Math.min(node.columns || node.concat.length, node.concat.length));
+      }
+      ["vconcat", "hconcat", "concat"].forEach(function (key) {
+        if (key in node) visit(node[key]);
+      });
+    })(spec);
+    return most;
+  }
+
+  // Put the side-by-side views in at most `columns` columns, in their reading order: a
+  // vertical concatenation of rows of equal length (a grid, e.g. 2 x 3) becomes one wrapped
+  // concatenation (3 x 2), a longer row wraps. Returns whether anything changed.
+  function regrid(spec, columns) {
+    var changed = false;
+    if (Array.isArray(spec.vconcat) && spec.vconcat.length > 1) {
+      var rows = spec.vconcat;
+      var length = Array.isArray(rows[0].hconcat) ? rows[0].hconcat.length : 0;
+      var grid = length > columns && rows.every(function (row) {
+        return Array.isArray(row.hconcat) && row.hconcat.length === length &&
+          Object.keys(row).length === 1;
+      });
+      if (grid) {
+        spec.concat = [].concat.apply([], rows.map(function (row) { return row.hconcat; }));
+        spec.columns = columns;
+        delete spec.vconcat;
+        return true;
+      }
+    }
+    if (Array.isArray(spec.hconcat) && spec.hconcat.length > columns) {
+      spec.concat = spec.hconcat;
+      spec.columns = columns;
+      delete spec.hconcat;
+      changed = true;
+    } else if (Array.isArray(spec.concat) && (spec.columns || spec.concat.length) > columns) {
+      spec.columns = columns;
+      changed = true;
+    }
+    ["vconcat", "hconcat", "concat"].forEach(function (key) {
+      (spec[key] || []).forEach(function (child) {
+        changed = regrid(child, columns) || changed;
+      });
+    });
+    return changed;
+  }
+
+  // The width of the narrowest view with a width of its own (Infinity when none has one),
+  // leaving out views narrower than READABLE_VIEW_WIDTH by design (a side strip).
+  function narrowestView(spec, config) {
+    var narrowest = Infinity;
+    (function visit(node) {
+      if (!node || typeof node !== "object") return;
+      if (Array.isArray(node)) return node.forEach(visit);
+      if (isView(node)) {
+        var own = baseWidth(node, config);
+        if (!(node.width && typeof node.width === "object") && own >= READABLE_VIEW_WIDTH) {
+          narrowest = Math.min(narrowest, own);
+        }
+        return;
+      }
+      ["spec", "vconcat", "hconcat", "concat"].forEach(function (key) {
+        if (key in node) visit(node[key]);
+      });
+    })(spec);
+    return narrowest;
   }
 
   // Legends below the chart wrap into as many columns as fit, one legend under the other.
@@ -308,8 +387,65 @@
     });
   }
 
-  // Draw; if the chart is wider than its column, stack it (and let it fill the column),
-  // then shrink it until it fits.
+  // Draw `spec` (`width` wide as drawn) with every view narrower so that the chart fits
+  // `room`, if no view then falls below READABLE_VIEW_WIDTH: resolves to the drawn width, or
+  // to null (nothing drawn that fits) when the views would have to be narrower than that.
+  function narrower(element, spec, width, room) {
+    var config = spec.config || {};
+    var least = narrowestView(spec, config);
+    if (!isFinite(least) || least * 0.99 < READABLE_VIEW_WIDTH) return Promise.resolve(null);
+    var factor = Math.max(READABLE_VIEW_WIDTH / least, (room / width) * 0.95);
+    if (factor >= 1) factor = 0.9;
+    return render(element, scaleWidths(spec, config, factor)).then(function (trial) {
+      if (trial <= room) return trial;
+      if (Math.abs(trial - width) < 1) return null;
+      var views = (width - trial) / (1 - factor);
+      var best = (room - (width - views) - 2) / views;
+      if (!(best > 0) || least * best < READABLE_VIEW_WIDTH) return null;
+      return render(element, scaleWidths(spec, config, Math.min(best, 1))).then(function (drawn) {
+        return drawn <= room ? drawn : null;
+      });
+    });
+  }
+
+  // Keep the panels side by side if they fit at a readable width: as written with narrower
+  // panels, then in fewer columns (the grid's reading order kept), each with narrower panels.
+  // Resolves to the spec drawn ({spec, width}) or null (the chart is to be stacked).
+  function sideBySide(element, spec, width, room) {
+    var most = mostSideBySide(spec);
+    if (most < 2) return Promise.resolve(null);
+    var base = clone(spec);
+    wrapTitles(base, room);
+    var attempt = function (candidate, drawnWidth) {
+      if (drawnWidth !== null && drawnWidth <= room) {
+        return Promise.resolve({ spec: candidate, width: drawnWidth });
+      }
+      var measured = drawnWidth === null ? render(element, candidate) : Promise.resolve(drawnWidth);
+      return measured.then(function (measuredWidth) {
+        if (measuredWidth <= room) return { spec: candidate, width: measuredWidth };
+        return narrower(element, candidate, measuredWidth, room).then(function (fitted) {
+          if (fitted === null) return null;
+          return { spec: scaleWidths(candidate, candidate.config || {}, 1), width: fitted,
+            scaled: true };
+        });
+      });
+    };
+    var chain = attempt(base, null);
+    for (var columns = most - 1; columns >= 2; columns--) {
+      (function (k) {
+        chain = chain.then(function (found) {
+          if (found) return found;
+          var copy = clone(base);
+          return regrid(copy, k) ? attempt(copy, null) : null;
+        });
+      })(columns);
+    }
+    return chain;
+  }
+
+  // Draw; if the chart is wider than its column, keep its panels side by side at a readable
+  // width (sideBySide), else stack it (and let it fill the column), then shrink it until it
+  // fits.
   function fit(element, spec) {
     var room = available(element);
     var config = spec.config || {};
@@ -317,6 +453,14 @@
     var stacked = false;
     return render(element, current)
       .then(function (width) {
+        if (width <= room) return width;
+        return sideBySide(element, current, width, room).then(function (found) {
+          if (found) return { done: found.width };
+          return width;
+        });
+      })
+      .then(function (width) {
+        if (typeof width === "object") return width;
         if (width <= room) return width;
         var copy = clone(current);
         var restacked = stack(copy, columnsFor(copy, config, room));
@@ -327,6 +471,7 @@
         return render(element, current);
       })
       .then(function (width) {
+        if (typeof width === "object") return width.done;
         if (width > room) return scaleTo(element, current, width, room, false);
         var widest = widestView(current, config);
         if (!stacked || !widest || widest >= 0.75 * room) return width;

@@ -74,3 +74,53 @@ def test_the_rule_tells_owned_from_bare_references() -> None:
 def test_every_figure_reference_says_whose_figure_it_is(chapter: Path) -> None:
     found = bare_references(chapter.read_text(encoding="utf-8"))
     assert not found, "\n".join(f"{chapter.name}:{line}: {excerpt}" for line, excerpt in found)
+
+
+# ---- captions that name a panel by where it is (issue 36, defect 6) -------------------------
+
+#: chapters whose captions are held to the rule below (the reader's pass, issue 36); the other
+#: chapters' offending captions are listed for their owners in the pass's report
+POSITIONS_CHECKED = ("ns3", "tcp-microscope", "taming-parallel-tcp")
+#: a word that names a panel by its place in the layout, which the chart fitter changes
+#: (tcplab-charts.js restacks side-by-side panels on a narrow column)
+POSITION = re.compile(r"\b(?:left|right|top|bottom|rows?|columns?)\b", re.IGNORECASE)
+#: a figure caption of a myst-nb code cell: ``caption: |`` and its indented lines, or one line
+CAPTION = re.compile(r"^(\s*)caption:\s*(?:\|\s*\n((?:\1\s+.*\n)+)|(.+)\n)", re.MULTILINE)
+
+
+def captions(text: str) -> list[tuple[int, str]]:
+    """(line, text) of every figure caption in a chapter's source."""
+    found = []
+    for match in CAPTION.finditer(text):
+        words = " ".join((match.group(2) or match.group(3) or "").split())
+        found.append((text.count("\n", 0, match.start()) + 1, words))
+    return found
+
+
+def positional_captions(text: str) -> list[tuple[int, str]]:
+    """(line, the words) of every caption that names a panel by its place in the layout."""
+    return [
+        (line, ", ".join(sorted({w.lower() for w in POSITION.findall(words)})))
+        for line, words in captions(text)
+        if POSITION.search(words)
+    ]
+
+
+def test_the_caption_rule_finds_positions() -> None:
+    source = (
+        "mystnb:\n  figure:\n    caption: |\n      Packets (left) and cwnd (right).\n"
+        "    name: a\n---\nx\n"
+        "mystnb:\n  figure:\n    caption: |\n      The panel titled cwnd shows the\n"
+        "      window.\n    name: b\n"
+        "mystnb:\n  figure:\n    caption: Senders in rows.\n    name: c\n"
+    )
+    assert [line for line, _ in captions(source)] == [3, 10, 16]
+    assert positional_captions(source) == [(3, "left, right"), (16, "rows")]
+
+
+@pytest.mark.parametrize("stem", POSITIONS_CHECKED)
+def test_captions_name_panels_by_title_not_by_position(stem: str) -> None:
+    text = (ROOT / "chapters" / f"{stem}.md").read_text(encoding="utf-8")
+    assert captions(text), f"{stem}: no caption found: is the caption pattern stale?"
+    found = positional_captions(text)
+    assert not found, "\n".join(f"{stem}.md:{line}: {words}" for line, words in found)

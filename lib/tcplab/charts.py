@@ -93,7 +93,14 @@ def _theme() -> alt.theme.ThemeConfig:
             "view": {"continuousWidth": 520, "continuousHeight": 280, "stroke": None},
             "range": {"category": PALETTE},
             "font": "system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif",
-            "axis": {"labelFontSize": 12, "titleFontSize": 13, "gridOpacity": 0.35},
+            # labels at least 6 px apart: Vega drops the ones that would run together
+            # ("1,0002,000"), on a narrowed panel too
+            "axis": {
+                "labelFontSize": 12,
+                "titleFontSize": 13,
+                "gridOpacity": 0.35,
+                "labelSeparation": 6,
+            },
             "legend": {"labelFontSize": 12, "titleFontSize": 12, "orient": "bottom"},
             "title": {"fontSize": 15, "anchor": "start"},
             "line": {"strokeWidth": 2},

@@ -122,7 +122,7 @@ def trace_chart(
     timer = (
         base.mark_line(interpolate="step-after", color=PALETTE[4], strokeWidth=1.5)
         .encode(x=x, y=alt.Y("rto:Q", title="RTO (s)"), tooltip=tips)
-        .properties(width=width, height=80)
+        .properties(width=width, height=80, title="retransmission time-out")
     )
     right = alt.vconcat(window, timer, spacing=8)
     chart = alt.hconcat(sequence, right, spacing=24).resolve_scale(color="independent")

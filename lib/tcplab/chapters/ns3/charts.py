@@ -28,6 +28,9 @@ TIMER_NAMES = {
 
 SIMULATORS = ["tcplab (simpy)", "ns-3 3.44 (C++, from Python)"]
 
+#: the height of one scenario's row in :func:`ratio_chart` (px): its label has up to 4 lines
+ROW_STEP = 56
+
 
 def scenario_label(row: pd.Series) -> str:
     """A short name for a scenario: queue, buffer, N, TCP, delayed ACKs, the RTO floor when it
@@ -87,8 +90,23 @@ def ratio_chart(table: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
             # a string pattern would replace only the first ", " (JavaScript's replace)
             labelExpr=(
                 "split(replace(replace(datum.label, ' N=', '|N='), regexp(', ', 'g'), '|'), '|')"
-            )
+            ),
+            # a label of up to four lines sits in the middle of its row, the row's dots beside
+            # it: a row is ROW_STEP px, four lines of 11 px with their spacing fit in it
+            labelBaseline="middle",
+            labelFontSize=11,
+            labelLineHeight=12,
+            grid=False,
+            domain=False,
+            ticks=False,
+            labelPadding=6,
         ),
+    )
+    # a faint band behind every other row, so that a row's dots and its label read as one
+    shade = (
+        alt.Chart(pd.DataFrame({"scenario": order[::2]}))
+        .mark_rect(color="#8a8a8a", opacity=0.12)
+        .encode(y=alt.Y("scenario:N", sort=order, title=None))
     )
     colour = alt.Color(
         "timer:N",
@@ -97,13 +115,21 @@ def ratio_chart(table: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
             title=None, orient="bottom", direction="vertical", columns=1, labelLimit=320
         ),
     )
+    # the two timers' dots 8 px above and below their row's middle, where its label is: the
+    # offset counts from the row's top (a default offset scale would span the whole row and
+    # push the second dot onto the next row's line)
+    middle = ROW_STEP / 2
+    offset = alt.YOffset(
+        "timer:N",
+        scale=alt.Scale(domain=list(TIMER_NAMES.values()), range=[middle - 16, middle + 16]),
+    )
     base = alt.Chart(data).transform_filter(alt.datum.quantity == pick)
     x = alt.X("ratio:Q", title="tcplab / ns-3")
     bars = base.mark_rule(strokeWidth=2, opacity=0.5).encode(
-        x=alt.X("low:Q"), x2="high:Q", y=y, color=colour, yOffset="timer:N",
+        x=alt.X("low:Q"), x2="high:Q", y=y, color=colour, yOffset=offset,
     )  # fmt: skip
     dots = base.mark_point(filled=True, size=70).encode(
-        x=x, y=y, color=colour, yOffset="timer:N",
+        x=x, y=y, color=colour, yOffset=offset,
         tooltip=["scenario", "timer", "quantity", alt.Tooltip("ratio:Q", format=".3f")],
     )  # fmt: skip
     one = (
@@ -112,9 +138,9 @@ def ratio_chart(table: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
         .encode(x="ratio:Q")
     )
     chart = (
-        alt.layer(bars, dots, one)
+        alt.layer(shade, bars, dots, one)
         .add_params(pick)
-        .properties(width=460, height=alt.Step(20), title="The packet model over ns-3")
+        .properties(width=420, height=alt.Step(ROW_STEP), title="The packet model over ns-3")
     )
     return describe(chart, _ratio_description(data, names[1]))
 
@@ -159,9 +185,11 @@ def speed_chart(tcplab: pd.DataFrame, ns3: pd.DataFrame) -> alt.Chart:
                 "speed:Q", scale=alt.Scale(type="log"), title="bottleneck packets per wall-second"
             ),
             color=alt.Color(
-                "simulator:N", scale=alt.Scale(domain=SIMULATORS, range=[PALETTE[0], PALETTE[3]])
+                "simulator:N",
+                scale=alt.Scale(domain=SIMULATORS, range=[PALETTE[0], PALETTE[3]]),
+                legend=alt.Legend(direction="vertical", labelLimit=320),
             ),
-            shape=alt.Shape("tcp:N"),
+            shape=alt.Shape("tcp:N", legend=alt.Legend(direction="vertical")),
             tooltip=["simulator", "tcp", "flows", alt.Tooltip("speed:Q", format=",.0f")],
         )  # fmt: skip
         .properties(title="Speed on the same machine")

@@ -8,6 +8,7 @@ made."""
 
 from __future__ import annotations
 
+import html
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -55,19 +56,36 @@ def matched_table() -> Table:
     return show(frame, {"parameter": "parameter (name in the grid)", "value": "value"})
 
 
-def side_by_side_table(table: pd.DataFrame) -> Table:
-    """Every scenario, ns-3 and tcplab side by side for each quantity (means over the seeds)."""
+def side_by_side_table(
+    table: pd.DataFrame, metrics: Sequence[str] | None = None, fold: str | None = None
+) -> Table:
+    """Every scenario, ns-3 and tcplab side by side for each quantity (means over the seeds).
+
+    ``metrics`` (keys of :data:`claims.METRICS`, default all) picks the quantities shown;
+    with ``fold`` the table is folded under a summary with that text (a ``<details>`` the
+    reader opens), so that a long table does not stand in the page's way."""
+    chosen = list(claims.METRICS) if metrics is None else list(metrics)
+    unknown = [metric for metric in chosen if metric not in claims.METRICS]
+    if unknown:
+        raise ValueError(f"metrics={unknown}: not among {list(claims.METRICS)}")
     frame = table.assign(
         scenario=table.apply(charts.scenario_label, axis=1),
         timer=table["timer"].map(_TIMER),
     )
     columns = {"scenario": "scenario", "timer": "tcplab's timer"}
     formats: dict[str, int | str] = {}
-    for metric, words in claims.METRICS.items():
+    for metric in chosen:
+        words = claims.METRICS[metric]
         for simulator, name in (("ns3", "ns-3"), ("tcplab", "tcplab")):
             columns[f"{metric}_{simulator}"] = f"{words}, {name}"
             formats[f"{metric}_{simulator}"] = _FORMATS.get(metric, "3 sig")
-    return show(frame, columns, formats, caption=_TIMERS)
+    shown = show(frame, columns, formats, caption=_TIMERS)
+    if fold is None:
+        return shown
+    return Table(
+        f'<details class="tcplab-folded"><summary>{html.escape(fold)}</summary>'
+        f"{shown.html}</details>"
+    )
 
 
 def heavy_table(table: pd.DataFrame) -> Table:

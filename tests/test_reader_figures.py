@@ -1,0 +1,151 @@
+"""The reader's second pass (issue 36), figures: panels that stay side by side on a desktop,
+every figure numbered and captioned, the ns-3 comparison legible (row labels apart, each dot
+beside one label, its table no wider than the column), and no one-line helper call shown
+above a chart or a table. Each test failed on the book before its fix (the build of 608430a's
+parent, main's at 21:28 on 2026-11-27); the phone's layout stays checked by test_reader.py.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from browser_tools import Visit
+
+pytestmark = pytest.mark.browser
+
+#: figures of panels side by side (a 3 x 2 grid, or two views in a row) that fit a desktop's
+#: 784 px column at a readable width: the fitter keeps at least two panels in their first row
+SIDE_BY_SIDE = {
+    "chapters/taming-parallel-tcp.html": (
+        "fig-lu-scenarios",
+        "fig-lu-predictions",
+        "fig-lu-profile",
+        "fig-lu-impact",
+    ),
+    "chapters/tcp-microscope.html": (
+        "fig-microscope-trace",
+        "fig-microscope-overview",
+        "fig-microscope-rto",
+    ),
+}
+#: the chapters of this pass (their figures, captions and code cells)
+CHAPTERS = (
+    "chapters/ns3.html",
+    "chapters/tcp-microscope.html",
+    "chapters/taming-parallel-tcp.html",
+)
+#: the input of a cell that only calls a display helper: hidden (issue 36, item 4)
+HELPER = re.compile(
+    r"^\s*(?:\w+_tables\.\w+|charts\.\w+|HTML\(claims_html|claims\.comparison_frame|panel\.)"
+)
+
+#: per chart: the first row's count of distinct panels (a panel is a view's background)
+PANELS = """(id) => {
+  const chart = document.getElementById(id).querySelector('.tcplab-chart');
+  const svg = chart.querySelector('svg.marks');
+  const rows = new Map();
+  for (const path of svg.querySelectorAll('path.background')) {
+    const r = path.getBoundingClientRect();
+    if (r.width < 40 || r.height < 20) continue;
+    const top = Math.round(r.top / 4);
+    if (!rows.has(top)) rows.set(top, new Set());
+    rows.get(top).add(Math.round(r.left / 4));
+  }
+  const tops = [...rows.keys()].sort((a, b) => a - b);
+  return {
+    perRow: tops.map(t => rows.get(t).size),
+    svg: Math.round(svg.getBoundingClientRect().width),
+    column: Math.round(chart.getBoundingClientRect().width),
+  };
+}"""
+
+
+@pytest.mark.parametrize("path", sorted(SIDE_BY_SIDE))
+def test_panels_stay_side_by_side_on_a_desktop(site: str, browser, path: str) -> None:
+    visit = Visit(browser, site, path, width=1400)
+    visit.wait_for_charts()
+    problems = []
+    for figure in SIDE_BY_SIDE[path]:
+        found = visit.page.evaluate(PANELS, figure)
+        if not found["perRow"] or found["perRow"][0] < 2:
+            problems.append(f"{figure}: panels per row {found['perRow']}")
+        if found["svg"] > found["column"] + 1:
+            problems.append(f"{figure}: {found['svg']} px in a {found['column']} px column")
+    visit.close()
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("path", CHAPTERS)
+def test_every_chart_is_a_numbered_captioned_figure(site: str, browser, path: str) -> None:
+    visit = Visit(browser, site, path, width=1400)
+    found = visit.page.evaluate(
+        """() => [...document.querySelectorAll('.tcplab-chart')].map(chart => {
+          const figure = chart.closest('figure');
+          const caption = figure && figure.querySelector('figcaption');
+          return {
+            id: chart.id,
+            number: caption ? (caption.querySelector('.caption-number') || {}).textContent : null,
+            words: caption ? caption.textContent.replace(/\\s+/g, ' ').trim().length : 0,
+          };
+        })"""
+    )
+    visit.close()
+    assert found, f"{path}: no chart"
+    bare = [c for c in found if not (c["number"] or "").startswith("Fig") or c["words"] < 40]
+    assert not bare, bare
+
+
+@pytest.mark.parametrize("path", CHAPTERS)
+def test_no_helper_call_is_shown_above_a_chart_or_a_table(site: str, browser, path: str) -> None:
+    visit = Visit(browser, site, path, width=1400)
+    inputs = visit.page.evaluate(
+        "() => [...document.querySelectorAll('.cell_input')].map(c => c.innerText)"
+    )
+    visit.close()
+    lines = [text.strip().splitlines() for text in inputs]
+    # a call with its parameters named teaches (the model's inputs): it stays
+    shown = [
+        code[0] for code in lines if len(code) == 1 and HELPER.match(code[0]) and "=" not in code[0]
+    ]
+    assert not shown, shown
+
+
+#: the ns-3 comparison chart: its row labels, the dots and the table boxes of the page
+NS3 = """() => {
+  // the figure (before it had a name: the page's first chart)
+  const figure = document.getElementById('fig-ns3-ratios') || document;
+  const chart = figure.querySelector('.tcplab-chart');
+  const svg = chart.querySelector('svg.marks');
+  const box = el => { const r = el.getBoundingClientRect(); return [r.top, r.bottom]; };
+  // the y axis's labels: the axis whose labels are the scenarios (queue names first)
+  const labels = [...svg.querySelectorAll('g.role-axis-label text')]
+    .filter(t => /droptail|red/.test(t.textContent)).map(box);
+  const dots = [...svg.querySelectorAll('g.mark-symbol.role-mark path')]
+    .map(p => { const r = p.getBoundingClientRect(); return (r.top + r.bottom) / 2; });
+  const tables = [...document.querySelectorAll('.tcplab-table-box')]
+    .filter(b => !b.closest('details:not([open])'))
+    .map(b => ({wide: b.scrollWidth, shown: b.clientWidth}));
+  return {labels, dots, tables};
+}"""
+
+
+def test_the_ns3_comparison_is_legible(site: str, browser) -> None:
+    """Row labels never overlap, each dot sits beside exactly one label, and no table of the
+    page (the long one folded) is wider than the column on a desktop."""
+    visit = Visit(browser, site, "chapters/ns3.html", width=1400)
+    visit.wait_for_charts()
+    found = visit.page.evaluate(NS3)
+    visit.close()
+    labels = sorted(found["labels"])
+    assert len(labels) >= 10, labels
+    overlaps = [(a, b) for a, b in zip(labels, labels[1:], strict=False) if b[0] < a[1] - 0.5]
+    assert not overlaps, f"{len(overlaps)} row labels overlap the next: {overlaps[:3]}"
+    assert found["dots"], "no dot drawn"
+    astray = [y for y in found["dots"] if sum(a - 4 <= y <= b + 4 for a, b in labels) != 1]
+    assert not astray, (
+        f"{len(astray)} of {len(found['dots'])} dots beside no label or two: {astray}"
+    )
+    wide = [t for t in found["tables"] if t["wide"] > t["shown"] + 1]
+    assert not wide, f"tables that scroll sideways at 1400 px: {wide}"
