@@ -201,7 +201,11 @@ class Iperf3Probe:
             error = (done.stderr.strip().splitlines() or ["no output"])[-1]
             raise ProbeError(f"iperf3 to {self.where} failed (status {done.returncode}): {error}")
         value = parse_iperf3(done.stdout, self.where, n)
-        self.runs.append({"flows": n, "mbit_per_s": value, "status": done.returncode})
+        received = json.loads(done.stdout)["end"]["sum_received"]
+        self.runs.append(
+            {"flows": n, "mbit_per_s": value, "bytes": received["bytes"],
+             "seconds": received["seconds"], "status": done.returncode}
+        )  # fmt: skip
         return value
 
     def __call__(self, n: int) -> float:
