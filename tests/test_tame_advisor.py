@@ -136,7 +136,8 @@ def test_validation_measures_once_more_at_the_chosen_n() -> None:
 
     advice = advise(probe, 0.2, validate=True)
     assert calls == [1, 10, advice.result.flows]
-    assert advice.validation is not None and advice.validation["error"] == pytest.approx(0, abs=1e-9)
+    assert advice.validation is not None
+    assert advice.validation["error"] == pytest.approx(0, abs=1e-9)
     with pytest.raises(ValueError, match="needs a probe function"):
         advise({1: 1.0, 10: 5.0}, 0.2, validate=True)
 
@@ -199,8 +200,8 @@ def test_parsing_pairs_hosts_and_iperf3_json() -> None:
     assert parse_host("[::1]:5201") == ("::1", 5201) and parse_host("::1") == ("::1", None)
     with pytest.raises(ValueError, match="port"):
         parse_host("h:99999")
-    ok = {"start": {"connected": [{}, {}]},
-          "end": {"sum_received": {"bits_per_second": 2.5e8, "bytes": 1, "seconds": 1}}}  # fmt: skip
+    total = {"bits_per_second": 2.5e8, "bytes": 1, "seconds": 1}
+    ok = {"start": {"connected": [{}, {}]}, "end": {"sum_received": total}}
     assert parse_iperf3(json.dumps(ok), "h", 2) == 250.0
     with pytest.raises(ProbeError, match="2 streams connected, 3 asked"):
         parse_iperf3(json.dumps(ok), "h", 3)
@@ -209,4 +210,3 @@ def test_parsing_pairs_hosts_and_iperf3_json() -> None:
         parse_iperf3(json.dumps(refused), "h:1", 1)
     with pytest.raises(ProbeError, match="not JSON"):
         parse_iperf3("iperf3: error", "h", 1)
-
