@@ -26,12 +26,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from .checks import check_int, check_range
 from .theory.lu import Fit, fit_probes
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from .packet.qiu import QiuResult
 
 __all__ = [
@@ -127,6 +128,8 @@ class TameResult:
 
     def curve(self) -> pd.DataFrame:
         """The fitted curve: (flows, predicted throughput, predicted impact) for 1..max_flows."""
+        import pandas as pd  # noqa: PLC0415 - here: the command line answers without pandas
+
         n = np.arange(1, self.max_flows + 1)
         return pd.DataFrame(
             {"flows": n, "throughput": self.fit.throughput(n), "impact": self.fit.impact(n)}
@@ -231,7 +234,7 @@ def tame_parallel_tcp(
 def table_probe(table: Mapping[int, float] | pd.DataFrame, column: str = "throughput") -> Probe:
     """A probe that reads a recorded table: a mapping {n: throughput}, or a DataFrame with a
     ``flows`` column and the throughput in ``column`` (one row per n)."""
-    if isinstance(table, pd.DataFrame):
+    if not isinstance(table, Mapping):  # a DataFrame
         if table["flows"].duplicated().any():
             raise ValueError("table has several rows for one number of flows: select one")
         recorded = dict(zip(table["flows"].astype(int), table[column].astype(float), strict=True))
