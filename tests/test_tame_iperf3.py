@@ -35,10 +35,11 @@ def _free_port() -> int:
 
 @pytest.fixture
 def server() -> Iterator[int]:
-    """An iperf3 server on 127.0.0.1 (a free port), at most 120 s, killed afterwards."""
+    """An iperf3 server on 127.0.0.1 (a free port), killed afterwards (directly: a `timeout`
+    wrapper killed with SIGKILL would leave iperf3 running)."""
     port = _free_port()
     process = subprocess.Popen(
-        ["timeout", "120", "iperf3", "-s", "-B", "127.0.0.1", "-p", str(port)],
+        ["iperf3", "-s", "-B", "127.0.0.1", "-p", str(port)],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     try:
@@ -56,6 +57,7 @@ def server() -> Iterator[int]:
     finally:
         process.kill()
         process.wait(timeout=10)
+        assert process.poll() is not None
 
 
 def _parser() -> argparse.ArgumentParser:

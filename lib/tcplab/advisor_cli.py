@@ -44,7 +44,8 @@ __all__ = [
 TAME_EPILOG = (
     "Measured probes (no simulator): --probe 1:BW1 --probe 10:BW10 (any one unit; repeat an N "
     f"to give repeats), or --iperf3 HOST[:PORT] to run iperf3 -c HOST -P n -t T -O W -J. "
-    f"{ASSUMPTIONS}. {PROBE_HYGIENE}. The advisor refuses probes outside the model's domain "
+    f"{ASSUMPTIONS}. {PROBE_HYGIENE.capitalize()}. The advisor refuses probes outside the "
+    "model's domain "
     "(a' <= 0 or b' <= 0, throughput not rising, probes too close); --force prints the "
     "numbers anyway."
 )
