@@ -1,16 +1,20 @@
 """The advisor end to end on a real iperf3 server on 127.0.0.1 (issue 35): the probes it
 records, the throughputs it parses from iperf3's JSON (checked against iperf3's own byte count
 and duration), the validation run, and the failures (refused connection, no iperf3), each one
-line naming the host. Loopback only; every process has a timeout and the server is killed in
-a finally. Needs Debian's iperf3 (tools/ensure-system --browser installs it; `make test` runs
-that first): skipped with that reason where it is missing.
+line naming the host. As root, also inside a network namespace of the test's own whose
+loopback is an htb bottleneck, so that parallel streams share one rate (skipped, with that
+reason, when not root). No other address; every process has a timeout and the server is
+killed in a finally. Needs Debian's iperf3 (tools/ensure-system --browser installs it; `make
+test` runs that first): skipped with that reason where it is missing.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
+import signal
 import socket
 import subprocess
 import time
@@ -18,7 +22,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tcplab.advisor import Iperf3Probe, ProbeError
+from tcplab.advisor import Iperf3Probe, OutOfModel, ProbeError, advise
 from tcplab.advisor_cli import add_tame_arguments, run_measured
 from tcplab.tame import tame_parallel_tcp
 
@@ -115,3 +119,64 @@ def test_a_missing_iperf3_is_one_line_saying_what_to_install() -> None:
     probe = Iperf3Probe("127.0.0.1", 9, duration=1, executable="iperf3-not-here")
     with pytest.raises(ProbeError, match=r"127\.0\.0\.1:9: 'iperf3-not-here' is not installed"):
         probe(1)
+
+
+RATE_MBIT = 40.0
+
+
+def _run(*words: str) -> None:
+    subprocess.run(words, check=True, capture_output=True, timeout=10)
+
+
+@pytest.fixture
+def bottleneck() -> Iterator[tuple[str, int]]:
+    """A network namespace of the test's own whose loopback is an htb bottleneck of RATE_MBIT
+    (a 30-packet FIFO), with an iperf3 server on its 127.0.0.1; all removed afterwards.
+    Needs root (network namespaces, tc): skipped otherwise, the loopback tests above still
+    run."""
+    if os.geteuid() != 0 or not (shutil.which("ip") and shutil.which("tc")):
+        pytest.skip("a network namespace with an htb bottleneck needs root and iproute2")
+    name = f"tcplab-test-{os.getpid()}"
+    inside = ("ip", "netns", "exec", name)
+    _run("ip", "netns", "add", name)
+    server = None
+    try:
+        _run(*inside, "ip", "link", "set", "lo", "up")
+        _run(*inside, "tc", "qdisc", "add", "dev", "lo", "root", "handle", "1:", "htb",
+             "default", "10", "r2q", "100")  # fmt: skip
+        _run(*inside, "tc", "class", "add", "dev", "lo", "parent", "1:", "classid", "1:10",
+             "htb", "rate", f"{RATE_MBIT:g}mbit")  # fmt: skip
+        _run(*inside, "tc", "qdisc", "add", "dev", "lo", "parent", "1:10", "handle", "10:",
+             "pfifo", "limit", "30")  # fmt: skip
+        server = subprocess.Popen(
+            [*inside, "iperf3", "-s", "-B", "127.0.0.1", "-p", "5201"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        time.sleep(0.5)
+        yield name, 5201
+    finally:
+        if server is not None:
+            server.kill()
+            server.wait(timeout=10)
+        listed = subprocess.run(
+            ["ip", "netns", "pids", name], capture_output=True, text=True, timeout=10
+        )
+        for pid in listed.stdout.split():
+            os.kill(int(pid), signal.SIGKILL)
+        _run("ip", "netns", "del", name)
+
+
+def test_parallel_streams_share_a_namespaces_htb_bottleneck(bottleneck) -> None:
+    name, port = bottleneck
+    probe = Iperf3Probe(
+        "127.0.0.1", port, duration=2, omit=1, repeat=1, prefix=("ip", "netns", "exec", name)
+    )
+    try:
+        advice = advise(probe, 0.2, probes=(1, 8))
+    except OutOfModel as refusal:  # one connection fills the bottleneck: nothing to trade
+        assert "flows" in str(refusal) or "a'" in str(refusal)
+    else:
+        assert advice.result.flows >= 1
+    assert [r["flows"] for r in probe.runs] == [1, 8]
+    for run in probe.runs:  # the streams share the htb rate: their sum is capped by it
+        assert 0.5 * RATE_MBIT <= run["mbit_per_s"] <= 1.05 * RATE_MBIT, run

@@ -156,6 +156,8 @@ class Iperf3Probe:
     repeat: int = 3
     slack_s: float = 15.0
     executable: str = "iperf3"
+    #: words before the command, e.g. ("ip", "netns", "exec", "NS") to probe inside a namespace
+    prefix: tuple[str, ...] = ()
     samples: dict[int, list[float]] = field(default_factory=dict)
     runs: list[dict[str, Any]] = field(default_factory=list)
 
@@ -174,7 +176,7 @@ class Iperf3Probe:
         """The iperf3 command line for n parallel streams."""
         port = [] if self.port is None else ["-p", str(self.port)]
         return [
-            self.executable, "-c", self.host, *port, "-P", str(n),
+            *self.prefix, self.executable, "-c", self.host, *port, "-P", str(n),
             "-t", f"{self.duration:g}", "-O", f"{self.omit:g}", "-J", "--connect-timeout", "5000",
         ]  # fmt: skip
 
