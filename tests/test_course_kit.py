@@ -19,10 +19,13 @@ import yaml
 from tcplab.book import student_config
 
 ROOT = Path(__file__).resolve().parents[1]
+#: the numbered chapters of the table of contents (the back matter - the ledger page, the
+#: instructors' page, the glossary - is reference, not a chapter with objectives and exercises)
 CHAPTERS = sorted(
-    path
-    for path in (ROOT / "chapters").glob("*.md")
-    if path.read_text(encoding="utf-8").startswith("---\njupytext:")
+    ROOT / f"{entry['file']}.md"
+    for part in yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))["parts"]
+    if part.get("numbered")
+    for entry in part["chapters"]
 )
 TERM = re.compile(r"\{term\}`([^`<]+?)(?:\s*<([^>]+)>)?`")
 

@@ -58,7 +58,8 @@ def test_predict_full2_gives_all_three_parameters(capsys) -> None:
 
 def test_an_undefined_prediction_is_null(capsys) -> None:
     out = _json(
-        ["predict", "--probe", "1:10", "--probe", "2:30", "--flows", "2,3", "--json"], capsys
+        ["predict", "--probe", "1:10", "--probe", "2:30", "--flows", "2,3", "--json", "--force"],
+        capsys,
     )
     assert out["predicted"]["3"] is None and out["predicted"]["2"] == pytest.approx(30.0)
 

@@ -107,7 +107,7 @@ TABLE: tuple[tuple[str, str, str], ...] = (
     ),
     (
         "tame",
-        "TameParallelTCP: the advisor against the packet model (Lu et al.)",
+        "TameParallelTCP: the advisor from measured probes or the packet model (Lu et al.)",
         f"{_CHAPTERS}.lu.command",
     ),
     (

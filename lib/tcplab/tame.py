@@ -26,17 +26,21 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from .checks import check_int, check_range
 from .theory.lu import Fit, fit_probes
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from .packet.qiu import QiuResult
 
 __all__ = [
+    "OutOfModel",
     "PacketProbe",
     "TameResult",
+    "domain_problem",
+    "is_prefix",
     "largest_true",
     "serve_bytes",
     "table_probe",
@@ -46,13 +50,72 @@ __all__ = [
 
 Probe = Callable[[int], float]
 
+#: the fewest-to-most probe ratio below which two probes are "too close" to extrapolate from
+#: (the chapter's elasticity analysis: (1, 2) amplifies a probe's error several-fold at n = 31)
+CLOSEST_PROBES = 4.0
+
+UNCONGESTED = (
+    "the path looks uncongested or window-limited: the loss model does not apply; "
+    "re-probe with larger n or check the socket buffer"
+)
+
+
+class OutOfModel(ValueError):
+    """The probes leave the model's domain (a' <= 0 or b' <= 0, throughput not rising, probes
+    too close, a non-monotone search): the message says what the probes imply."""
+
+
+def _pairs_text(probes: Mapping[int, float]) -> str:
+    return ", ".join(f"{n}:{probes[n]:.6g}" for n in sorted(probes))
+
+
+def domain_problem(fit: Fit, probes: Mapping[int, float]) -> str | None:
+    """Why ``fit`` (fitted to ``probes`` {n: throughput}) cannot advise, as one line, or None.
+
+    The model needs throughput rising with n (a probe at more flows measuring no more than one
+    at fewer means a saturated path or noise), probes far enough apart (most/fewest flows
+    >= CLOSEST_PROBES), and a positive profile p'_n = a n^2 + b: a' <= 0 means throughput grows
+    at least linearly (no shared loss to model), b' <= 0 that one connection's term is not a
+    loss rate."""
+    levels = sorted(probes)
+    low, high = levels[0], levels[-1]
+    text = _pairs_text(probes)
+    if probes[high] <= probes[low]:
+        return (
+            f"probes {text}: throughput does not rise from {low} to {high} flows: the path is "
+            "saturated by one connection or the probes are noise; the advisor has nothing to "
+            "trade (one connection is the answer), re-probe longer to be sure"
+        )
+    if high / low < CLOSEST_PROBES:
+        return (
+            f"probes {text}: {low} and {high} flows are too close (ratio {high / low:.3g} < "
+            f"{CLOSEST_PROBES:g}): the fit amplifies their noise; probe at 1 and about 10 flows"
+        )
+    if not fit.a > 0:
+        return f"probes {text} grow at least linearly (a' = {fit.a:.3g} <= 0): {UNCONGESTED}"
+    if not fit.b > 0:
+        return (
+            f"probes {text} give b' = {fit.b:.3g} <= 0 (more than linear growth at few flows): "
+            f"{UNCONGESTED}"
+        )
+    return None
+
+
+def is_prefix(flags: Sequence[bool]) -> bool:
+    """True when ``flags`` is some True values followed only by False ones: the precondition
+    of :func:`largest_true`'s binary search."""
+    pairs = zip(flags[:-1], flags[1:], strict=True)
+    return not any(later and not earlier for earlier, later in pairs)
+
 
 @dataclass(frozen=True)
 class TameResult:
     """The advisor's answer: ``flows`` connections, their predicted ``throughput`` (the
     probes' unit) and predicted ``impact`` (relative drop of each cross connection's
     throughput against one connection), the ``fit`` behind them, the ``probes`` sent
-    ({n: throughput}), and what stopped the search: ``impact``, ``gain`` or ``limit``."""
+    ({n: throughput}), and what stopped the search: ``impact``, ``gain`` or ``limit``.
+    ``monotone`` says whether the binary search's precondition held (impact and gain tests
+    true on a prefix of the candidates), checked on every candidate."""
 
     flows: int
     throughput: float
@@ -61,9 +124,12 @@ class TameResult:
     probes: dict[int, float]
     stopped_by: str
     max_flows: int
+    monotone: bool = True
 
     def curve(self) -> pd.DataFrame:
         """The fitted curve: (flows, predicted throughput, predicted impact) for 1..max_flows."""
+        import pandas as pd  # noqa: PLC0415 - here: the command line answers without pandas
+
         n = np.arange(1, self.max_flows + 1)
         return pd.DataFrame(
             {"flows": n, "throughput": self.fit.throughput(n), "impact": self.fit.impact(n)}
@@ -92,6 +158,7 @@ def tame_parallel_tcp(
     min_gain: float = 0.01,
     model: str = "partial2",
     candidates: Sequence[int] | None = None,
+    guard: bool = False,
 ) -> TameResult:
     """Lu et al.'s TameParallelTCP(): the largest number of parallel connections (among
     ``candidates``, default 1..``max_flows``) whose predicted impact on cross traffic is at
@@ -100,6 +167,11 @@ def tame_parallel_tcp(
 
     ``probe(n)`` measures the throughput of n parallel connections; it is called once for
     each of ``probes`` (two different numbers of connections, three for ``model='full2'``).
+
+    With ``guard`` it refuses (:class:`OutOfModel`, one line saying what the probes imply)
+    when the fit leaves the model's domain (:func:`domain_problem`) or the binary search's
+    monotonicity precondition fails; without it (the book's analyses of simulated runs) it
+    answers anyway and records the precondition in ``monotone``.
     """
     impact_limit = check_range("max_impact", max_impact, 0.0, 1.0, low_open=True, high_open=True)
     gain_floor = check_range("min_gain", min_gain, 0.0)
@@ -115,6 +187,9 @@ def tame_parallel_tcp(
             raise ValueError(f"probe({n})={value!r} is not a finite throughput")
         measured[n] = float(value)
     fit = fit_probes(measured, model)
+    problem = domain_problem(fit, measured) if guard else None
+    if problem:
+        raise OutOfModel(problem)
     pool = sorted({check_int("candidates", n, 1) for n in (candidates or range(1, max_flows + 1))})
 
     def within(n: int) -> bool:
@@ -131,6 +206,12 @@ def tame_parallel_tcp(
         steps = n - pool[i - 1]
         return (after / before) ** (1.0 / steps) - 1.0 >= gain_floor
 
+    monotone = is_prefix([within(n) for n in pool]) and is_prefix([worth_it(n) for n in pool])
+    if guard and not monotone:
+        raise OutOfModel(
+            f"probes {_pairs_text(measured)}: the predicted impact or gain is not monotone in n "
+            "over the candidates, so the binary search does not apply; " + UNCONGESTED
+        )
     by_impact = largest_true(within, pool) or pool[0]
     by_gain = largest_true(worth_it, pool) or pool[0]
     chosen = min(by_impact, by_gain)
@@ -146,13 +227,14 @@ def tame_parallel_tcp(
         probes=measured,
         stopped_by=reason,
         max_flows=max(max_flows, pool[-1]),
+        monotone=monotone,
     )
 
 
 def table_probe(table: Mapping[int, float] | pd.DataFrame, column: str = "throughput") -> Probe:
     """A probe that reads a recorded table: a mapping {n: throughput}, or a DataFrame with a
     ``flows`` column and the throughput in ``column`` (one row per n)."""
-    if isinstance(table, pd.DataFrame):
+    if not isinstance(table, Mapping):  # a DataFrame
         if table["flows"].duplicated().any():
             raise ValueError("table has several rows for one number of flows: select one")
         recorded = dict(zip(table["flows"].astype(int), table[column].astype(float), strict=True))

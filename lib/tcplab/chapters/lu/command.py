@@ -22,6 +22,14 @@ import json
 import math
 import time
 
+from tcplab.advisor_cli import (
+    add_predict_arguments,
+    add_tame_arguments,
+    impact_lines,
+    is_measured,
+    predict_impacts,
+    run_measured,
+)
 from tcplab.checks import check_int
 from tcplab.commands import Command, UsageError, print_summary
 from tcplab.flags import LARGER_RUNS, MOST_FLOWS_PREDICTED, levels, probe_pairs
@@ -49,6 +57,12 @@ def _predict_arguments(parser: argparse.ArgumentParser) -> None:
     )  # fmt: skip
     pre.add_argument("--model", choices=("partial2", "linear", "full2"), default="partial2")
     pre.add_argument("--json", action="store_true", help="print one JSON object")
+    add_predict_arguments(pre)
+    pre.add_argument(
+        "--force", action="store_true",
+        help="print the partial2 prediction even when the probes leave the model's domain "
+        "(a' <= 0 or b' <= 0, throughput not rising, probes too close)",
+    )  # fmt: skip
 
 
 def _predict(args: argparse.Namespace) -> int:
@@ -58,8 +72,15 @@ def _predict(args: argparse.Namespace) -> int:
     need = PROBES_NEEDED[args.model]
     if len(pairs) < need:
         raise UsageError(f"--probe: model {args.model} needs {need} probes N:THROUGHPUT")
+    flows = levels("--flows", args.flows)
     fit = fit_probes(pairs, args.model)
-    predicted = fit.predict(levels("--flows", args.flows))
+    if args.model == "partial2" and not args.force:
+        from tcplab.tame import domain_problem
+
+        problem = domain_problem(fit, dict(pairs))
+        if problem:
+            raise UsageError(f"--probe: {problem} (--force prints the numbers anyway)")
+    predicted = fit.predict(flows)
     summary = {
         "model": args.model,
         "a": fit.a,
@@ -68,13 +89,18 @@ def _predict(args: argparse.Namespace) -> int:
         "probes": {str(n): bw for n, bw in pairs},
         "predicted": {str(n): _finite(v) for n, v in predicted.items()},
     }
+    if args.impact:
+        summary.update(predict_impacts(fit, list(predicted)))
     if args.json:
         print(json.dumps(summary))
     else:
         extra = f", c = {fit.params[2]:.6g}" if len(fit.params) > 2 else ""
         print(f"model {args.model}: a = {fit.a:.6g}, b = {fit.b:.6g}{extra}")
-        for n, value in predicted.items():
-            print(f"{n:>5} flows: {value:.6g}")
+        if args.impact:
+            print("\n".join(impact_lines(fit, predicted)))
+        else:
+            for n, value in predicted.items():
+                print(f"{n:>5} flows: {value:.6g}")
     return 0
 
 
@@ -90,8 +116,9 @@ def _scenario_flag(scenario: int) -> int:
 def _tame_arguments(parser: argparse.ArgumentParser) -> None:
     tam = parser
     tam.add_argument(
-        "--scenario", type=int, required=True,
-        help="Lu et al.'s scenario, 1-6 (4 and 5, at 1 Gb/s, take minutes per run)",
+        "--scenario", type=int,
+        help="Lu et al.'s scenario, 1-6 (4 and 5, at 1 Gb/s, take minutes per run); "
+        "leave it out with measured probes (--probe, --iperf3)",
     )  # fmt: skip
     tam.add_argument(
         "--cross", type=int, default=10, help=f"cross-traffic flows, in [0, {MOST_FLOWS}]"
@@ -116,11 +143,17 @@ def _tame_arguments(parser: argparse.ArgumentParser) -> None:
     tam.add_argument("--seed", type=int, default=0)
     tam.add_argument("--json", action="store_true", help="print one JSON object")
     tam.epilog = LARGER_RUNS
+    add_tame_arguments(tam)
 
 
 def _tame(args: argparse.Namespace) -> int:
     from tcplab.tame import PacketProbe, tame_parallel_tcp
 
+    if is_measured(args):
+        check_int("max_flows", args.max_flows, 1, MOST_FLOWS)
+        return run_measured(args)
+    if args.scenario is None:
+        raise UsageError("give --scenario (the simulator) or --probe/--iperf3 (measured probes)")
     scenario = _scenario_flag(args.scenario)
     if not 0.0 < args.max_impact < 1.0:
         raise UsageError(f"--max-impact={args.max_impact:g} is outside the allowed range (0, 1)")
@@ -210,7 +243,7 @@ COMMANDS = (
     ),
     Command(
         "tame",
-        "TameParallelTCP: the advisor against the packet model (Lu et al.)",
+        "TameParallelTCP: the advisor from measured probes or the packet model (Lu et al.)",
         _tame_arguments,
         _tame,
     ),

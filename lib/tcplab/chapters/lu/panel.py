@@ -5,7 +5,10 @@ Pick the scenario, the cross traffic, the probe pair, the impact limit and the m
 floor; the panel runs the advisor (:func:`tcplab.tame.tame_parallel_tcp`) and draws its
 predicted curve and impact beside the simulated ones, with the number of flows it chose. With
 "simulate" it probes scenario 1 in the packet model (a run takes a fraction of a second);
-otherwise it reads the probes from the chapter's table. Like every panel of the book
+with "yours" it takes the reader's own measured throughputs (n:BW pairs, any one unit; a
+repeated n is a repeat) and runs the measured advisor (:func:`tcplab.advisor.advise`) with its
+guards, whose one-line refusals the panel shows; otherwise it reads the probes from the
+chapter's table. Like every panel of the book
 (:mod:`tcplab.widgets`) it reruns with a kernel; on the static page the same
 :class:`~tcplab.panels.PanelSpec` runs in the reader's browser (:mod:`tcplab.inbrowser`).
 """
@@ -19,6 +22,8 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
+from tcplab.advisor import advise as advise_measured
+from tcplab.advisor import parse_pairs
 from tcplab.charts import FORMULA, OURS, PAPER, ROLE_COLOURS
 from tcplab.checks import check_choice
 from tcplab.panels import Control, PanelSpec
@@ -29,17 +34,28 @@ from .analysis import CROSS, PARALLEL
 if TYPE_CHECKING:
     from tcplab.widgets import LivePanel
 
-__all__ = ["advise", "advice_chart", "draw", "recorded_table", "tame_spec", "tame_panel"]
+__all__ = [
+    "advise",
+    "advise_mine",
+    "advice_chart",
+    "draw",
+    "recorded_table",
+    "tame_spec",
+    "tame_panel",
+]
 
 WHAT = (
     "Choose a scenario, the cross traffic, the probes and the impact you allow; the advisor "
-    "answers from the recorded curves, or probes scenario 1 in the packet model."
+    "answers from the recorded curves, probes scenario 1 in the packet model, or takes your "
+    "own measured throughputs (n:BW pairs)."
 )
 #: the recorded tables the panel reads (the book ships them with tcplab for the browser)
 RECORDED = ("lu-scenarios", "lu-gigabit")
 
 PAIRS = {"(1, 8)": (1, 8), "(1, 10)": (1, 10), "(1, 15)": (1, 15), "(1, 2)": (1, 2)}
-SOURCES = ("recorded", "simulate")
+SOURCES = ("recorded", "simulate", "yours")
+#: the reader's probes to start from (a path where 10 connections get 6 times one's throughput)
+MINE = "1:100 10:600"
 
 
 def advise(
@@ -98,22 +114,50 @@ def advise(
     return curve, numbers
 
 
-def advice_chart(curve: pd.DataFrame, numbers: dict[str, Any], title: str = "") -> alt.VConcatChart:
+def advise_mine(
+    mine: str, max_impact: float = 0.2, min_gain: float = 0.01
+) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """The measured advisor on the reader's probes ``mine`` ("n:BW n:BW ..."): the curve
+    (predicted throughput and impact per n, no measurements) and the numbers of the choice.
+    Probes outside the model's domain raise its one-line refusal."""
+    advice = advise_measured(parse_pairs(mine, "your probes"), max_impact, min_gain=min_gain)
+    curve = advice.result.curve()
+    curve["measured"] = np.nan
+    curve["measured_impact"] = np.nan
+    numbers = {
+        "flows": advice.result.flows,
+        "predicted": advice.result.throughput,
+        "predicted_impact": advice.result.impact,
+        "simulated": np.nan,
+        "simulated_impact": np.nan,
+        "stopped_by": advice.result.stopped_by,
+        "probes": advice.result.probes,
+    }
+    return curve, numbers
+
+
+def advice_chart(
+    curve: pd.DataFrame,
+    numbers: dict[str, Any],
+    title: str | list[str] = "",
+    unit: tuple[str, float] = ("MB/s", 1e6),
+) -> alt.VConcatChart:
     """The advisor's predicted throughput and impact (lines), the simulated ones (dots), the
-    probes (diamonds) and the chosen number of flows (rule)."""
+    probes (diamonds) and the chosen number of flows (rule); ``unit`` is (label, divisor)."""
+    label, scale = unit
     data = curve.assign(
-        predicted_mbps=curve["throughput"] / 1e6, measured_mbps=curve["measured"] / 1e6
+        predicted_mbps=curve["throughput"] / scale, measured_mbps=curve["measured"] / scale
     ).round(5)
     x = alt.X("flows:Q", title="parallel TCP flows n", scale=alt.Scale(domain=[0, 32]))
     chosen = alt.Chart(pd.DataFrame({"flows": [numbers["flows"]]})).mark_rule(
         color="#888888", strokeDash=[4, 3]
     ).encode(x="flows:Q")  # fmt: skip
     probes = pd.DataFrame(
-        {"flows": list(numbers["probes"]), "mbps": [v / 1e6 for v in numbers["probes"].values()]}
+        {"flows": list(numbers["probes"]), "mbps": [v / scale for v in numbers["probes"].values()]}
     )
     top = alt.layer(
         alt.Chart(data).mark_line(color=ROLE_COLOURS[FORMULA]).encode(
-            x=x, y=alt.Y("predicted_mbps:Q", title="parallel TCP (MB/s)")),
+            x=x, y=alt.Y("predicted_mbps:Q", title=f"parallel TCP ({label})")),
         alt.Chart(data).mark_point(filled=True, color=ROLE_COLOURS[OURS]).encode(
             x=x, y="measured_mbps:Q"),
         alt.Chart(probes).mark_point(shape="diamond", size=150, color=ROLE_COLOURS[PAPER],
@@ -138,8 +182,17 @@ def draw(
     max_impact: float,
     min_gain: float,
     source: str,
+    mine: str = MINE,
 ) -> alt.TopLevelMixin:
     """The advisor's answer for the controls' values (drop-downs give strings)."""
+    if source == "yours":
+        curve, numbers = advise_mine(mine, max_impact, min_gain)
+        title = [
+            f"your probes: open {numbers['flows']} flows (stopped by {numbers['stopped_by']})",
+            f"predicted {numbers['predicted']:.4g} (your unit), impact "
+            f"{numbers['predicted_impact']:.1%} against one connection (Reno-like cross traffic)",
+        ]
+        return advice_chart(curve, numbers, title=title, unit=("your unit", 1.0))
     curve, numbers = advise(table, int(scenario), int(cross), max_impact, probes, min_gain, source)
     title = [
         f"scenario {scenario}, {cross} cross flows: open "
@@ -148,7 +201,7 @@ def draw(
         f"{numbers['predicted_impact']:.1%}; simulated {numbers['simulated'] / 1e6:.3g} MB/s,"
         f" {numbers['simulated_impact']:.1%}",
     ]
-    return advice_chart(curve, numbers, title=title)  # type: ignore[arg-type]
+    return advice_chart(curve, numbers, title=title)
 
 
 def recorded_table() -> pd.DataFrame:
@@ -177,6 +230,9 @@ def tame_spec(table: pd.DataFrame | None = None) -> PanelSpec:
             Control("max_impact", "max impact", 0.05, 0.6, 0.05, 0.2),
             Control("min_gain", "min gain", 0.0, 0.05, 0.005, 0.01, readout=".3f"),
             Control.choice("source", "probes from", SOURCES, "recorded"),
+            Control(
+                "mine", "your probes n:BW", 0, 0, 0, MINE, kind="text", when=("source", "yours")
+            ),
         ),
         functools.partial(draw, table),
         WHAT,

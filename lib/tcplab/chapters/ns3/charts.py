@@ -115,30 +115,34 @@ def ratio_chart(table: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
             title=None, orient="bottom", direction="vertical", columns=1, labelLimit=320
         ),
     )
-    # the two timers' dots 8 px above and below their row's middle, where its label is: the
-    # offset counts from the row's top (a default offset scale would span the whole row and
-    # push the second dot onto the next row's line)
-    middle = ROW_STEP / 2
-    offset = alt.YOffset(
-        "timer:N",
-        scale=alt.Scale(domain=list(TIMER_NAMES.values()), range=[middle - 16, middle + 16]),
-    )
+    # the two timers' dots 8 px above and below their row's middle, where its label is: a
+    # pixel offset of each timer's marks (an offset *scale* would make the y axis's row height
+    # a second claim on the same scale, which Vega reports as a conflict)
     base = alt.Chart(data).transform_filter(alt.datum.quantity == pick)
     x = alt.X("ratio:Q", title="tcplab / ns-3")
-    bars = base.mark_rule(strokeWidth=2, opacity=0.5).encode(
-        x=alt.X("low:Q"), x2="high:Q", y=y, color=colour, yOffset=offset,
-    )  # fmt: skip
-    dots = base.mark_point(filled=True, size=70).encode(
-        x=x, y=y, color=colour, yOffset=offset,
-        tooltip=["scenario", "timer", "quantity", alt.Tooltip("ratio:Q", format=".3f")],
-    )  # fmt: skip
+    marks = []
+    for timer, shift in zip(TIMER_NAMES.values(), (-8, 8), strict=True):
+        own = base.transform_filter(alt.datum.timer == timer)
+        marks.append(
+            own.mark_rule(strokeWidth=2, opacity=0.5, yOffset=shift).encode(
+                x=alt.X("low:Q"), x2="high:Q", y=y, color=colour
+            )
+        )
+        marks.append(
+            own.mark_point(filled=True, size=70, yOffset=shift).encode(
+                x=x,
+                y=y,
+                color=colour,
+                tooltip=["scenario", "timer", "quantity", alt.Tooltip("ratio:Q", format=".3f")],
+            )  # fmt: skip
+        )
     one = (
         alt.Chart(pd.DataFrame({"ratio": [1.0]}))
         .mark_rule(color=ROLE_COLOURS[PAPER])
         .encode(x="ratio:Q")
     )
     chart = (
-        alt.layer(shade, bars, dots, one)
+        alt.layer(shade, *marks, one)
         .add_params(pick)
         .properties(width=420, height=alt.Step(ROW_STEP), title="The packet model over ns-3")
     )
