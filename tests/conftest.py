@@ -295,16 +295,6 @@ def wide_survey(built_book: Path, site: str, browser) -> list:
 
 
 @pytest.fixture(scope="session")
-def narrow_survey(built_book: Path, site: str, browser) -> list:
-    """Every content page loaded once at 400 px (a phone) in light mode: the same readings as
-    :func:`wide_survey` but the print and axe-core (whose verdicts are read at 1400 px light
-    and at 400 px dark)."""
-    from browser_tools import content_pages, survey
-
-    return survey(browser, site, content_pages(built_book), width=400, dark=False, axe=False)
-
-
-@pytest.fixture(scope="session")
 def night_survey(built_book: Path, site: str, browser) -> list:
     """Every content page loaded once at 400 px in dark mode (a phone at night): axe-core's
     contrast checks in the dark theme, and the layout checks again (the theme pads HTML

@@ -1,10 +1,11 @@
 """Headless Chromium, with the network cut off, opens every page of the built book.
 
 It fails on any console error, any Vega warning (such as "Infinite extent") or any request
-that leaves 127.0.0.1, at 1400 px and 400 px in light mode and 400 px in dark, checks that every
-chart drew (an SVG with marks in it), and on the first chapter moves the beta slider and checks
-that the chart changed. Layout and accessibility: test_reader.py. The pages are loaded once
-for both files (the survey fixtures of conftest.py, browser_tools.survey).
+that leaves 127.0.0.1, at 1400 px in light mode and 400 px in dark (a phone; browser_tools.LOOKS
+says why not also in light), checks that every chart drew (an SVG with marks in it), and on the
+first chapter moves the beta slider and checks that the chart changed. Layout and
+accessibility: test_reader.py. The pages are loaded once for both files (the survey fixtures
+of conftest.py, browser_tools.survey).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ pytestmark = pytest.mark.browser
 
 @pytest.mark.parametrize("look_survey", LOOKS, indirect=True)
 def test_every_page_loads_offline_without_errors_and_draws_its_charts(look_survey: list) -> None:
-    """Every content page as surveyed at 1400 px and 400 px (light) and 400 px (dark); one
+    """Every content page as surveyed at 1400 px (light) and 400 px (dark); one
     test per look, so that the surveys run on both xdist workers."""
     problems = {}
     charts_seen = 0

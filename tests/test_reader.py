@@ -14,7 +14,7 @@ held to the same rules.
   the theme are listed in :data:`THEIRS` with the reason; nothing else is excused.
 
 Each page is loaded once per look and every check reads that load (browser_tools.survey, the
-``wide_survey``, ``narrow_survey`` and ``night_survey`` fixtures in conftest.py).
+``wide_survey`` and ``night_survey`` fixtures in conftest.py).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 Makefile calls it, installs what is missing (as root) or stops at once with one line.
 
 The script runs with a PATH of stand-ins: an ``apt-get`` that records its arguments, an ``id``
-that says who we are, and no ``chromium`` unless a test puts one there.
+that says who we are, and no ``chromium`` (nor ``iperf3``) unless a test puts one there.
 """
 
 from __future__ import annotations
@@ -25,7 +25,9 @@ def _stand_in(folder: Path, name: str, body: str) -> None:
     path.chmod(0o755)
 
 
-def _machine(tmp_path: Path, *, uid: int, chromium: bool, npm: bool = True) -> Path:
+def _machine(
+    tmp_path: Path, *, uid: int, chromium: bool, npm: bool = True, iperf3: bool = True
+) -> Path:
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     for tool in ("timeout", "cat", "dirname"):
@@ -39,6 +41,8 @@ def _machine(tmp_path: Path, *, uid: int, chromium: bool, npm: bool = True) -> P
         _stand_in(bin_dir, "npm", "exit 0")
     if chromium:
         _stand_in(bin_dir, "chromium", "exit 0")
+    if iperf3:
+        _stand_in(bin_dir, "iperf3", "exit 0")
     return bin_dir
 
 
@@ -60,6 +64,13 @@ def test_as_root_without_chromium_it_installs_chromium_from_apt(tmp_path: Path) 
     calls = _apt_calls(tmp_path)
     assert calls[0].startswith("update")
     assert calls[1].startswith("install") and calls[1].split()[-1] == "chromium"
+
+
+def test_as_root_without_iperf3_it_installs_iperf3_for_the_advisors_test(tmp_path: Path) -> None:
+    done = _ensure(_machine(tmp_path, uid=0, chromium=True, iperf3=False), "--browser")
+    assert done.returncode == 0, done.stderr
+    assert _apt_calls(tmp_path)[1].split()[-1] == "iperf3"
+    assert _apt_calls(tmp_path)[1].split().count("chromium") == 0
 
 
 def test_not_root_it_stops_at_once_with_one_line_saying_what_to_run(tmp_path: Path) -> None:
