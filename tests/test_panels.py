@@ -72,3 +72,14 @@ def test_a_bad_value_shows_one_line_and_the_panel_recovers() -> None:
     assert "error: flows=0 is outside the allowed range" in view.value
     slider.value = 2
     assert view.value.lstrip().startswith("<svg")
+
+
+def test_the_packets_panel_draws_at_the_largest_n_it_offers() -> None:
+    """A panel's control never offers a value its drawing refuses (issue 36, defect 1: N up to
+    20 was offered, and more than ten connections failed for want of colours)."""
+    spec = packets_panel.packets_spec()
+    control = {c.name: c for c in spec.controls}
+    most = int(control["flows"].maximum)
+    shortest = int(control["seconds"].minimum)
+    chart = spec.draw(most, "droptail", 5, "random", shortest, 0).to_dict()
+    assert "connection" in str(chart) and f"{most} connections" in chart["description"]

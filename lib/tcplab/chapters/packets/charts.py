@@ -8,6 +8,8 @@ who is signalled given the window.
 
 from __future__ import annotations
 
+from typing import Any
+
 import altair as alt
 import pandas as pd
 
@@ -15,6 +17,7 @@ from tcplab.charts import (
     FORMULA,
     OURS,
     PALETTE,
+    PALETTE_10,
     PAPER,
     ROLE_COLOURS,
     category_range,
@@ -23,6 +26,9 @@ from tcplab.charts import (
     role_scale,
 )
 from tcplab.packet.queues import SELECTION_NAMES
+
+#: the colour of each connection's line when there are too many to tell apart by colour
+MANY_LINES = "#6b6b6b"
 
 __all__ = [
     "throughput_chart",
@@ -284,18 +290,29 @@ def windows_chart(
     x = alt.X("time:Q", title="time after warm-up (s)")
     connections = data[data["flow"] >= 0].assign(connection=lambda d: d["flow"] + 1)
     count = int(connections["connection"].nunique())
+    coloured = count <= len(PALETTE_10)
+    if coloured:  # one colour per connection, and a legend of them
+        colour: Any = alt.Color(
+            "connection:N",
+            title="connection",
+            scale=alt.Scale(range=category_range(count)),
+            legend=alt.Legend(columns=5, orient="bottom", symbolStrokeWidth=3),
+        )
+    else:  # more than ten cannot be told apart by colour: one grey line each, no legend
+        colour = alt.value(MANY_LINES)
     each = (
         alt.Chart(connections, title=title)
-        .mark_line(strokeWidth=1.1, interpolate="step-after")
+        .mark_line(
+            strokeWidth=1.1,
+            interpolate="step-after",
+            opacity=1 if coloured else 0.7,
+        )
         .encode(
             x=x,
             y=alt.Y("cwnd:Q", title="window (packets)"),
-            color=alt.Color(
-                "connection:N",
-                title="connection",
-                scale=alt.Scale(range=category_range(count)),
-                legend=alt.Legend(columns=5, orient="bottom", symbolStrokeWidth=3),
-            ),
+            color=colour,
+            detail="connection:N",
+            tooltip=["connection:N", "time:Q", "cwnd:Q"],
         )
         .properties(width=460, height=170)
     )
@@ -314,7 +331,8 @@ def windows_chart(
     cuts = _cuts_per_drop(data[data["flow"] >= 0])
     return describe(
         alt.vconcat(each, total).resolve_scale(color="independent"),
-        f"{count} connections' congestion windows over {span:g} s after the warm-up, "
+        f"{count} connections' congestion windows over {span:g} s after the warm-up"
+        f"{'' if coloured else ' (one grey line each: too many to colour)'}, "
         f"{_QUEUE[queue]} with a buffer of {buffer} packets (top), and their sum "
         f"(bottom), which swings between {sums.min():.0f} and {sums.max():.0f} packets. When "
         f"the sum drops, {cuts} of the connections halve at once, on average.",
