@@ -35,6 +35,7 @@ CHAPTERS = (
     "chapters/ns3.html",
     "chapters/tcp-microscope.html",
     "chapters/taming-parallel-tcp.html",
+    "chapters/weighted-aimd.html",
 )
 #: the input of a cell that only calls a display helper: hidden (issue 36, item 4)
 HELPER = re.compile(
