@@ -167,3 +167,24 @@ def test_the_students_edition_drops_gated_solutions_with_their_code() -> None:
         text = drop_gated_solutions(chapter.read_text(encoding="utf-8"))
         assert "{solution-start}" not in text and "{solution-end}" not in text, chapter.name
         assert "{exercise}" in text or "{exercise-start}" in text, chapter.name
+
+
+#: a cell whose whole code is a call of a display helper (a chart, a table, the claims, a panel):
+#: it teaches nothing, so the page hides its input (the notebook download keeps it); a call
+#: with named parameters shows the model's inputs and may stay (issue 36, item 4)
+DISPLAY_CALL = re.compile(
+    r"^\s*(?:\w+_tables\.\w+|charts\.\w+|HTML\(claims_html|claims\.comparison_frame|panel\.)"
+)
+
+
+@pytest.mark.parametrize("chapter", CHAPTERS, ids=[p.stem for p in CHAPTERS])
+def test_no_display_helper_call_is_shown_above_its_output(chapter: Path) -> None:
+    shown = []
+    for cell in jupytext.read(chapter).cells:
+        code = cell.source.strip().splitlines()
+        tags = set(cell.metadata.get("tags", []))
+        if cell.cell_type != "code" or tags & {"remove-input", "remove-cell", "hide-input"}:
+            continue
+        if len(code) == 1 and DISPLAY_CALL.match(code[0]) and "=" not in code[0]:
+            shown.append(code[0])
+    assert not shown, shown
