@@ -20,6 +20,7 @@ from tcplab.charts import (
     fraction,
     grid_step,
     role_colour,
+    role_scale,
     slider,
 )
 from tcplab.theory import bmc
@@ -41,8 +42,6 @@ __all__ = [
     "manager_chart",
     "fluid_grid_chart",
 ]
-
-_ROLE = role_colour([OURS, FORMULA, PAPER])
 
 
 def _span(values: pd.Series, form: str = ".3f") -> str:
@@ -72,11 +71,12 @@ def weights_chart(response: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
     y = alt.Y("weight:Q", title="throughput over TCP's at the same p")
     tip = ["pair:N", "p:Q", "role:N", alt.Tooltip("weight:Q", format=".3f")]
     base = alt.Chart(long)
+    colour = role_colour([OURS, FORMULA])  # the ticks and the dots: no paper value here
     ticks = base.transform_filter(f"datum.role == '{FORMULA}'").mark_tick(thickness=3, size=30)
     dots = base.transform_filter(f"datum.role == '{OURS}'").mark_point(filled=True, size=60)
     chart = alt.layer(
-        ticks.encode(x=x, y=y, color=_ROLE, tooltip=tip),
-        dots.encode(x=x, y=y, color=_ROLE, tooltip=tip),
+        ticks.encode(x=x, y=y, color=colour, tooltip=tip),
+        dots.encode(x=x, y=y, color=colour, tooltip=tip),
     ).properties(width=360, height=240)
     per = "; ".join(
         f"{pair}: eq. (3.2) {rows['weight_eq32'].iloc[0]:.3f}, ours {_span(rows['vs_tcp'])}"
@@ -203,9 +203,7 @@ def fig511_chart(weighted: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
             fill=alt.Fill(
                 "role:N",
                 title=None,
-                scale=alt.Scale(
-                    domain=[PAPER, FORMULA], range=[ROLE_COLOURS[PAPER], ROLE_COLOURS[FORMULA]]
-                ),
+                scale=role_scale([FORMULA, PAPER]),
             ),
             stroke=alt.value(None),
             tooltip=["role:N", alt.Tooltip("percent:Q", format=".4f")],

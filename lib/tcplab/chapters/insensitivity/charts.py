@@ -36,8 +36,6 @@ __all__ = [
     "heterogeneous_chart",
 ]
 
-_ROLES = [OURS, FORMULA, PAPER]
-_ROLE = role_colour(_ROLES, legend=alt.Legend(symbolOpacity=1))
 _THEOREM1 = "1 - 1 / (1 + {n} * (1 + beta) / (1 - beta))"  # Vega expression of eq. (5)
 _ON_BETA = "abs(datum.beta - beta) < 1e-6"
 _PAPER_BETA = "abs(beta - 0.5) < 1e-6 ? 1 : 0.25"  # the paper's numbers are for beta = 1/2
@@ -53,12 +51,19 @@ def _slim(table: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
     return table[columns].round(8)
 
 
-def _paper_points(points: list[dict], fade: str | None = None) -> alt.Chart:
+def _roles(*roles: str) -> alt.Color:
+    """The ``role`` colour channel of a chart that draws ``roles`` (its legend lists them, in
+    the order ours, formula, paper)."""
+    drawn = [role for role in (OURS, FORMULA, PAPER) if role in roles]
+    return role_colour(drawn, legend=alt.Legend(symbolOpacity=1))
+
+
+def _paper_points(points: list[dict], colour: alt.Color, fade: str | None = None) -> alt.Chart:
     chart = alt.Chart(pd.DataFrame(points)).transform_calculate(role=f"'{PAPER}'")
     if fade is not None:
         chart = chart.transform_calculate(fade=fade)
     return chart.mark_point(shape="diamond", size=170, filled=False, strokeWidth=2.5).encode(
-        color=_ROLE,
+        color=colour,
         opacity=alt.Opacity("fade:Q", scale=None) if fade is not None else alt.value(1.0),
         tooltip=[alt.Tooltip("note:N", title="paper")],
     )
@@ -87,7 +92,8 @@ def throughput_explorer(
     beta = slider("beta", "decrease factor β", betas.min(), betas.max(), grid_step(betas), 0.5)
     n_max = 20
     pick_n = slider("N", "connections N", 1, n_max, 1, 3)
-    roles = _ROLE
+    drawn = (OURS, FORMULA, PAPER) if (paper or paper_gain is not None) else (OURS, FORMULA)
+    roles = _roles(*drawn)
     kinds = alt.Shape(
         "kind:N",
         title=None,
@@ -178,7 +184,7 @@ def throughput_explorer(
     # the curve first: a page test waits for the first mark, and a flat line has no height
     layers = [one_curve, all_curve, dots]
     if points:
-        layers.append(_paper_points(points, fade=_PAPER_BETA).encode(x=x, y=y))
+        layers.append(_paper_points(points, roles, fade=_PAPER_BETA).encode(x=x, y=y))
     top = alt.layer(*layers, marker, label).properties(
         title="N AIMD connections, one signalled per event",
         width=520,
@@ -228,7 +234,7 @@ def throughput_explorer(
     if paper_gain is not None:
         value, note = paper_gain
         point = {"flows": float(gains["flows"].max()), "gain": value, "note": note}
-        gain_layers.append(_paper_points([point], fade=_PAPER_BETA).encode(x=gx, y=gy))
+        gain_layers.append(_paper_points([point], roles, fade=_PAPER_BETA).encode(x=gx, y=gy))
     gain_marker = (
         alt.Chart(pd.DataFrame({"z": [0]}))
         .transform_calculate(n="N")
@@ -261,7 +267,7 @@ def _throughput_description(table: pd.DataFrame, gains: pd.DataFrame) -> str:
 # ---- Example 1: Figs. 3 and 4 -----------------------------------------------------------------
 
 
-def _example1_layers(table: pd.DataFrame) -> tuple[alt.Chart, ...]:
+def _example1_layers(table: pd.DataFrame, colour: alt.Color) -> tuple[alt.Chart, ...]:
     x = alt.X("sigma:Q", title="bias σ (chance class 1 is hit)")
     y = alt.Y("value:Q", title="mean rate / c", scale=alt.Scale(domain=[0, 1]))
     base = alt.Chart(table).transform_calculate(
@@ -277,14 +283,14 @@ def _example1_layers(table: pd.DataFrame) -> tuple[alt.Chart, ...]:
     lines = (
         base.transform_calculate(value="datum.formula", role=f"'{FORMULA}'")
         .mark_line()
-        .encode(x=x, y=y, color=_ROLE, detail="label:N")
+        .encode(x=x, y=y, color=colour, detail="label:N")
     )
     bars = (
         base.transform_calculate(
             low="datum.simulated - datum.ci", high="datum.simulated + datum.ci", role=f"'{OURS}'"
         )
         .mark_rule()
-        .encode(x=x, y="low:Q", y2="high:Q", color=_ROLE)
+        .encode(x=x, y="low:Q", y2="high:Q", color=colour)
     )
     dots = (
         base.transform_calculate(value="datum.simulated", role=f"'{OURS}'")
@@ -292,7 +298,7 @@ def _example1_layers(table: pd.DataFrame) -> tuple[alt.Chart, ...]:
         .encode(
             x=x,
             y=y,
-            color=_ROLE,
+            color=colour,
             shape=groups,
             tooltip=[
                 alt.Tooltip("sigma:Q", title="σ"),
@@ -323,14 +329,15 @@ def example1_explorer(table: pd.DataFrame, paper_value: float) -> alt.VConcatCha
     sigma = slider("sigma", "bias σ", sigmas.min(), sigmas.max(), grid_step(sigmas), start)
     x = alt.X("sigma:Q", title="bias σ (chance class 1 is hit)")
     y = alt.Y("value:Q", title="mean rate / c", scale=alt.Scale(domain=[0, 1]))
-    lines, bars, dots, names = _example1_layers(table)
+    colour = _roles(OURS, FORMULA, PAPER)
+    lines, bars, dots, names = _example1_layers(table, colour)
     paper = (
         alt.Chart(pd.DataFrame({"value": [paper_value]}))
         .transform_calculate(
             sigma="sigma", role=f"'{PAPER}'", note="'Theorem 1, N = 4: aggregate 12/13'"
         )
         .mark_point(shape="diamond", size=170, filled=False, strokeWidth=2.5)
-        .encode(x=x, y=y, color=_ROLE, tooltip=[alt.Tooltip("note:N", title="paper")])
+        .encode(x=x, y=y, color=colour, tooltip=[alt.Tooltip("note:N", title="paper")])
     )
     marker = (
         alt.Chart(pd.DataFrame({"z": [0]}))
@@ -386,7 +393,7 @@ def example1_chart(
     table: pd.DataFrame, sigma: float | None = None, title: str = ""
 ) -> alt.LayerChart | alt.FacetChart:
     """Fig. 3 without sliders (for live panels): per-class and aggregate against sigma."""
-    layers = list(_example1_layers(table))
+    layers = list(_example1_layers(table, _roles(OURS, FORMULA)))
     if sigma is not None:  # drawn first, under the points
         layers.insert(
             0,
@@ -454,6 +461,7 @@ def multtcp_chart(table: pd.DataFrame, paper_value: float, paper_n: int, paper_r
 
     ``paper_value`` is the paper's 1 - 1/(4N) at ``paper_n``; ``paper_ratio`` its bound 1.025.
     """
+    colour = _roles(OURS, FORMULA, PAPER)
     x = alt.X("flows:Q", title="connections N (emulated)")
     series = {
         "MultTCP: one connection, β = 1 − 1/(2N)": ("multtcp_simulated", "multtcp_formula"),
@@ -479,7 +487,7 @@ def multtcp_chart(table: pd.DataFrame, paper_value: float, paper_n: int, paper_r
         .transform_filter("datum.what !== '" + list(series)[2] + "'")
         .transform_calculate(value="datum.formula", role=f"'{FORMULA}'")
         .mark_line()
-        .encode(x=x, y=y, color=_ROLE, detail="what:N")
+        .encode(x=x, y=y, color=colour, detail="what:N")
     )
     dots = (
         alt.Chart(long)
@@ -488,13 +496,13 @@ def multtcp_chart(table: pd.DataFrame, paper_value: float, paper_n: int, paper_r
         .encode(
             x=x,
             y=y,
-            color=_ROLE,
+            color=colour,
             shape=what,
             tooltip=["flows:Q", "what:N", alt.Tooltip("simulated:Q", format=".6f")],
         )
     )
     paper = _paper_points(
-        [{"flows": paper_n, "value": paper_value, "note": "MultTCP: 1 − 1/(4N)"}]
+        [{"flows": paper_n, "value": paper_value, "note": "MultTCP: 1 − 1/(4N)"}], colour
     ).encode(x=x, y=y)
     top = alt.layer(lines, dots, paper).properties(
         title="MultTCP and the N connections it emulates", width=520, height=220
@@ -505,7 +513,7 @@ def multtcp_chart(table: pd.DataFrame, paper_value: float, paper_n: int, paper_r
         alt.Chart(ratios)
         .transform_calculate(ratio="datum.ratio_formula", role=f"'{FORMULA}'")
         .mark_line()
-        .encode(x=x, y=ry, color=_ROLE)
+        .encode(x=x, y=ry, color=colour)
     )
     ratio_dots = (
         alt.Chart(ratios)
@@ -514,7 +522,7 @@ def multtcp_chart(table: pd.DataFrame, paper_value: float, paper_n: int, paper_r
         .encode(
             x=x,
             y=ry,
-            color=_ROLE,
+            color=colour,
             tooltip=["flows:Q", alt.Tooltip("ratio_simulated:Q", title="simulated", format=".6f")],
         )
     )
@@ -522,11 +530,12 @@ def multtcp_chart(table: pd.DataFrame, paper_value: float, paper_n: int, paper_r
         alt.Chart(pd.DataFrame({"ratio": [paper_ratio]}))
         .transform_calculate(role=f"'{PAPER}'")
         .mark_rule(strokeDash=[6, 4])
-        .encode(y=ry, color=_ROLE)
+        .encode(y=ry, color=colour)
     )
     best = int(table.loc[table["ratio_simulated"].idxmax(), "flows"])
     paper_bound = _paper_points(
-        [{"flows": best, "ratio": paper_ratio, "note": "'less than 1.025' (an upper bound)"}]
+        [{"flows": best, "ratio": paper_ratio, "note": "'less than 1.025' (an upper bound)"}],
+        colour,
     ).encode(x=x, y=ry)
     bottom = alt.layer(ratio_line, ratio_dots, bound, paper_bound).properties(
         title="How much MultTCP overshoots, and the paper's bound", width=520, height=170
@@ -551,6 +560,7 @@ def rtt_chart(
 ) -> alt.LayerChart | alt.FacetChart:
     """Aggregate of four identical connections for several common eta, per policy, with the
     band of +- ``tolerance`` around ``paper_value`` (12/13)."""
+    colour = _roles(OURS, FORMULA, PAPER)
     frame = _slim(table, ["eta", "policy", "simulated"])
     labels = {eta: fraction(eta, fallback=None) for eta in sorted(frame["eta"].unique())}
     frame["η"] = frame["eta"].map(labels)
@@ -571,7 +581,7 @@ def rtt_chart(
         alt.Chart(pd.DataFrame({"value": [paper_value]}))
         .transform_calculate(role=f"'{FORMULA}'")
         .mark_rule()
-        .encode(y=y, color=_ROLE)
+        .encode(y=y, color=colour)
     )
     dots = (
         alt.Chart(frame)
@@ -580,14 +590,14 @@ def rtt_chart(
         .encode(
             x=x,
             y=y,
-            color=_ROLE,
+            color=colour,
             shape=alt.Shape("policy:N", title=None),
             xOffset=alt.XOffset("policy:N"),
             tooltip=["η:N", "policy:N", alt.Tooltip("simulated:Q", format=".7f")],
         )
     )
     paper = _paper_points(
-        [{"η": "1", "value": paper_value, "note": "'(5) does not depend on η1': 12/13"}]
+        [{"η": "1", "value": paper_value, "note": "'(5) does not depend on η1': 12/13"}], colour
     ).encode(x=x, y=y)
     spread = float(frame["simulated"].max() - frame["simulated"].min())
     return describe(
@@ -609,6 +619,9 @@ def heterogeneous_chart(table: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
     but for their RTTs (what 'RTT insensitivity' would predict)."""
     columns = ["case", "policy", "flows", "simulated", "ci", "low", "high", "exact", "eq5"]
     frame = _slim(table, columns)
+    eq5 = frame.dropna(subset=["eq5"]).drop_duplicates("case")
+    # the paper's eq. (5) only where the connections differ by their RTTs alone
+    colour = _roles(OURS, FORMULA, *([PAPER] if len(eq5) else []))
     order = list(dict.fromkeys(frame["case"]))
     y = alt.Y(
         "case:N",
@@ -629,7 +642,7 @@ def heterogeneous_chart(table: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
             x=x,
             x2="high:Q",
             y=y,
-            color=_ROLE,
+            color=colour,
             tooltip=[
                 "case:N",
                 alt.Tooltip("low:Q", title="lowest any ONE policy", format=".4f"),
@@ -645,7 +658,7 @@ def heterogeneous_chart(table: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
         .encode(
             x=x,
             y=y,
-            color=_ROLE,
+            color=colour,
             tooltip=["case:N", alt.Tooltip("exact:Q", title="exact, rate-independent")],
         )
     )
@@ -656,7 +669,7 @@ def heterogeneous_chart(table: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
         .encode(
             x=x,
             y=y,
-            color=_ROLE,
+            color=colour,
             shape=alt.Shape("policy:N", title=None),
             yOffset=alt.YOffset("policy:N"),
             tooltip=[
@@ -667,14 +680,15 @@ def heterogeneous_chart(table: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
             ],
         )
     )
-    eq5 = frame.dropna(subset=["eq5"]).drop_duplicates("case")
     points = [
         {"case": case, "value": value, "note": f"eq. (5), N = {n} (assumes identical connections)"}
         for case, value, n in zip(eq5["case"], eq5["eq5"], eq5["flows"].astype(int), strict=True)
     ]
-    paper = _paper_points(points).encode(x=x, y=y)
+    layers = [ranges, exact, dots]
+    if points:
+        layers.append(_paper_points(points, colour).encode(x=x, y=y))
     return describe(
-        alt.layer(ranges, exact, dots, paper).properties(
+        alt.layer(*layers).properties(
             title="Connections that differ: every ONE policy lands in the bar",
             width=520,
             height=260,

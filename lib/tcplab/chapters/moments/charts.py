@@ -57,7 +57,9 @@ def second_moment_chart(table: pd.DataFrame, policies: tuple[str, ...]) -> alt.V
     layer, so Vega computes no infinite extent), and titled above.
     """
     data = _panels(table)
-    colour = alt.Color("role:N", title=None, scale=role_scale(_ROLES))
+    drawn = set(data["role"])  # a closed form or the paper's value only where there is one
+    roles = [role for role in _ROLES if role in drawn]
+    colour = alt.Color("role:N", title=None, scale=role_scale(roles))
     y = alt.Y("policy:N", title=None, sort=list(policies))
     tooltip = ["panel:N", "policy:N", "role:N", alt.Tooltip("value:Q", format=".5f")]
     panels = []

@@ -32,7 +32,6 @@ __all__ = [
     "delay_chart",
 ]
 
-_ROLE = role_colour([OURS, FORMULA, PAPER])
 _PAPER_MARK = {"shape": "diamond", "size": 90, "color": "#D55E00"}
 #: Fig. 7's points the paper states in its text (loss rate at N flows)
 _FIG7_PAPER = pd.DataFrame(
@@ -60,7 +59,7 @@ def series_chart(series: pd.DataFrame, flows: int, flow: int = 0) -> alt.LayerCh
         .encode(
             x=alt.X("second:Q", title="time (s)"),
             y=alt.Y("share:Q", title="bandwidth (fair shares)"),
-            color=_ROLE,
+            color=role_colour([OURS]),
         )
     )
     fair = alt.Chart(pd.DataFrame({"y": [1.0]})).mark_rule(strokeDash=[4, 3]).encode(y="y:Q")
@@ -153,13 +152,14 @@ def _loss_layers(loss: pd.DataFrame) -> tuple[list[alt.Chart], pd.DataFrame]:
     data = _mean_ci(loss, "loss_rate").assign(role=OURS)
     x, y = _flows_x(), alt.Y("mean:Q", title="loss rate")
     tips = ["flows", "mean", "count"]
-    ours = alt.Chart(data).mark_line(point=True).encode(x=x, y=y, color=_ROLE, tooltip=tips)
+    colour = role_colour([OURS, PAPER])  # the 50% bound is a plain rule, not in the legend
+    ours = alt.Chart(data).mark_line(point=True).encode(x=x, y=y, color=colour, tooltip=tips)
     bars = alt.Chart(data).mark_errorbar().encode(x=x, y=alt.Y("low:Q", title="loss rate"),
                                                   y2="high:Q")  # fmt: skip
     points = (
         alt.Chart(_FIG7_PAPER)
         .mark_point(filled=True, shape="diamond", size=90)
-        .encode(x=x, y=y, color=_ROLE, tooltip=["note", "flows", "mean"])
+        .encode(x=x, y=y, color=colour, tooltip=["note", "flows", "mean"])
     )
     bound = (
         alt.Chart(pd.DataFrame({"y": [theory.lemma_bound()]}))
@@ -261,13 +261,14 @@ def detail_chart(loss: pd.DataFrame) -> alt.LayerChart:
     ).round(7)  # fmt: skip
     x = _flows_x()
     y = alt.Y("loss_rate:Q", title="loss rate", scale=alt.Scale(type="log"))
-    dots = alt.Chart(small).mark_point().encode(x=x, y=y, color=_ROLE)
-    curve = alt.Chart(lines).mark_line().encode(x=x, y=y, color=_ROLE, strokeDash="what:N")
+    colour = role_colour([OURS, FORMULA, PAPER])
+    dots = alt.Chart(small).mark_point().encode(x=x, y=y, color=colour)
+    curve = alt.Chart(lines).mark_line().encode(x=x, y=y, color=colour, strokeDash="what:N")
     paper = pd.DataFrame({"flows": [30], "loss_rate": [0.007], "role": PAPER})
     mark = (
         alt.Chart(paper)
         .mark_point(filled=True, shape="diamond", size=90)
-        .encode(x=x, y=y, color=_ROLE)
+        .encode(x=x, y=y, color=colour)
     )
     chart = (dots + curve + mark).properties(width=420, height=240, title="Fig. 8: N <= 60")
     ours_30 = small.loc[small["flows"] == 30, "loss_rate"]
@@ -309,15 +310,16 @@ def stages_chart(loss: pd.DataFrame, flows: tuple[int, ...]) -> alt.LayerChart:
     x = alt.X("stage:O", title="back-off stage i (time-out of 2^i s)")
     y = alt.Y("flows_in_stage:Q", title="flows in stage", scale=alt.Scale(type="log"))
     base = alt.Chart(data.drop(columns="n"))
+    colour = role_colour([role for role in (OURS, FORMULA) if role in set(data["role"])])
     dots = (
         base.transform_filter(f"datum.role == '{OURS}'")
         .mark_point(filled=True)
-        .encode(x=x, y=y, color=_ROLE, shape="flows:N")
+        .encode(x=x, y=y, color=colour, shape="flows:N")
     )
     lines = (
         base.transform_filter(f"datum.role == '{FORMULA}'")
         .mark_line()
-        .encode(x=x, y=y, color=_ROLE, detail="flows:N")
+        .encode(x=x, y=y, color=colour, detail="flows:N")
     )
     chart = (dots + lines).properties(width=380, height=240, title="Lemma 3: n_i = (2p)^i n_0")
     return describe(chart, _stages_description(data))
@@ -349,7 +351,7 @@ def buffers_few_chart(few: pd.DataFrame) -> alt.LayerChart:
     x = alt.X("buffer:Q", title="buffer b (packets)", scale=alt.Scale(type="log"))
     line = alt.Chart(data).mark_line(point=True).encode(
         x=x, y=alt.Y("goodput_fraction:Q", title="goodput (fraction of the link)",
-                     scale=alt.Scale(zero=False)), color=_ROLE,
+                     scale=alt.Scale(zero=False)), color=role_colour([OURS]),
         tooltip=["buffer", "goodput_fraction", "utilisation"],
     )  # fmt: skip
     product = theory.link_storage()

@@ -43,9 +43,7 @@ __all__ = [
     "signalled_variants_chart",
 ]
 
-_ROLES = [OURS, FORMULA, PAPER]
 _QUEUE = {"droptail": "DropTail", "red": "RED", "threshold": "the threshold-dropper"}
-_ROLE = role_colour(_ROLES)
 
 
 def throughput_chart(
@@ -70,21 +68,22 @@ def throughput_chart(
     x = _flows_axis(data)
     y = _utilisation_axis()
     base = alt.Chart(data, title=title)
+    colour = role_colour([OURS, FORMULA, PAPER] if paper else [OURS, FORMULA])
     others = (
         base.mark_line(strokeWidth=1, color="#bbbbbb")
         .encode(x=x, y=y, detail=f"{key}:N", tooltip=[f"{key}:N", "flows:Q", "utilisation:Q"])
         .add_params(pick)
     )
     mine = base.transform_filter(f"datum.{key} == pick_{key}").transform_calculate(role=f"'{OURS}'")
-    line = mine.mark_line(strokeWidth=2.5).encode(x=x, y=y, color=_ROLE)
+    line = mine.mark_line(strokeWidth=2.5).encode(x=x, y=y, color=colour)
     dots = mine.mark_point(filled=True, size=50).encode(
-        x=x, y=y, color=_ROLE, tooltip=[f"{key}:N", "flows:Q", "utilisation:Q"]
+        x=x, y=y, color=colour, tooltip=[f"{key}:N", "flows:Q", "utilisation:Q"]
     )
     theory = (
         alt.Chart(data[["flows", "theorem1"]].drop_duplicates())
-        .transform_calculate(role=f"'{FORMULA} (Theorem 1)'")
-        .mark_line(strokeDash=[6, 3], strokeWidth=2, color="#009E73")
-        .encode(x=x, y=alt.Y("theorem1:Q"))
+        .transform_calculate(role=f"'{FORMULA}'")
+        .mark_line(strokeDash=[6, 3], strokeWidth=2)
+        .encode(x=x, y=alt.Y("theorem1:Q"), color=colour)
     )
     layers = [others, theory, line, dots]
     if paper:
@@ -92,7 +91,7 @@ def throughput_chart(
             alt.Chart(pd.DataFrame(paper))
             .transform_calculate(role=f"'{PAPER}'")
             .mark_point(shape="diamond", size=170, filled=False, strokeWidth=2.5)
-            .encode(x=x, y=y, color=_ROLE, tooltip=["note:N"])
+            .encode(x=x, y=y, color=colour, tooltip=["note:N"])
         )
     chart = alt.layer(*layers).properties(width=420, height=260)
     return describe(chart, _throughput_description(data, key, label, title))
