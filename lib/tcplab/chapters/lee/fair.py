@@ -177,7 +177,7 @@ class FairParams:
 
     @classmethod
     def quick(cls) -> FairParams:
-        return cls(flows=(50,), repetitions=2, nbytes=300_000, workers=1)
+        return cls(flows=(10, 50), repetitions=2, nbytes=300_000, workers=1)
 
 
 def fair_seed(seed: int, flows: int, repetition: int) -> int:
