@@ -589,6 +589,8 @@ def cause_numbers(table: pd.DataFrame, variants: pd.DataFrame) -> dict[str, floa
         worst = int(fall.idxmax())
         numbers[f"cause_fall_{key}"] = float(fall[worst])
         numbers[f"cause_fall_{key}_flows"] = float(worst)
+    runs = aggregates(calm).groupby("flows")[[column for _, column, _ in READINGS]]
+    numbers["cause_calm_apart"] = float((runs.max() / runs.min() - 1.0).to_numpy().max())
     a_medians = aggregates(calm).groupby("flows")[DEFINITIONS["last completion"]].median()
     numbers["cause_before_flows"] = float(
         a_medians.loc[: numbers["cause_fall_a_flows"] - 1].idxmax()
