@@ -36,4 +36,11 @@ EXPERIMENTS = (
         "(delta, zeta) as one window-limited path whose cross traffic and RTT are drawn anew "
         "in every repetition, with its sensitivity to the capacity and the cross traffic",
     ),
+    Experiment(
+        "lee-fair",
+        "tcplab.chapters.lee.fair:fair_runs",
+        "FairParams",
+        "The unfairness taken away: the shaped path at 10, 40 and 50 flows with its FIFO "
+        "DropTail bottleneck and with a per-flow fair share of the same buffer, same seeds",
+    ),
 )

@@ -47,7 +47,7 @@ __all__ = [
     "saturation_numbers",
 ]
 
-TABLES = ("lee-transfers", "lee-saturation", "lee-whatif", "lee-spread")
+TABLES = ("lee-transfers", "lee-saturation", "lee-whatif", "lee-spread", "lee-fair")
 #: how the prose names the shared path and its variants (lee-saturation)
 VARIANT_KEYS = {
     "shared": "shipped",
@@ -66,12 +66,20 @@ SOURCE = "Lee et al. 2012"
 #: the quick grid has 3 repetitions, not the paper's 100 ("method"); with 3 repetitions the sum
 #: of rates at 50 flows is not yet level with the one at 30, and the interval of 3 repetitions'
 #: medians (+-43 KB/s with seed 0) reaches 200 KB/s
+#: the quick lee-saturation has 10 and 30 flows only, between which the aggregate without
+#: cross traffic rises ("two causes" needs a fall). The quick lee-fair has 2 repetitions of
+#: 300 KB transfers: too short for a slow cluster at 50 flows ("slow flows lower the
+#: aggregate" needs one), and two repetitions' spread under reading A shrinks with the fair
+#: share where the full data's 20 do not ("unfairness at 50")
 QUICK_VERDICTS = {
     "clusters": False,
     "saturation": True,
     "method": False,
     "saturation (sum of rates)": False,
     "around 200": True,
+    "two causes": False,
+    "slow flows lower the aggregate": False,
+    "unfairness at 50": True,
 }
 #: the paper's printed numbers: the (delta, zeta) minima at 40 and 50 flows (Sec. 4.1, 4.2)
 PAPER_MIN_AGGREGATE = {40: "19033.7", 50: "24022.0"}
@@ -230,6 +238,117 @@ def chapter_claims(tables: Mapping[str, pd.DataFrame]) -> dict[str, Claim]:
     rows.update(_theorem_rows(tables["lee-saturation"]))
     rows.update(_whatif_rows(tables["lee-whatif"]))
     rows.update(_spread_rows(tables["lee-spread"], table))
+    rows.update(_a_few_row(table))
+    rows.update(_two_causes_row(table, tables["lee-saturation"]))
+    rows.update(_fair_rows(tables["lee-fair"]))
+    return rows
+
+
+#: the chapter's yardstick of a material change in an aggregate (as in the saturation rows):
+#: a fifth
+MATERIAL = 1.2
+#: Jain's index of the flows' rates: "fair" at or above FAIR (within 1% of equal shares),
+#: "unfair" below UNFAIR
+FAIR, UNFAIR = 0.99, 0.95
+READINGS = (
+    ("", DEFINITIONS["last completion"], "A, bytes / last completion"),
+    (" (sum of rates)", DEFINITIONS["sum of rates"], "B, the sum of the rates"),
+)
+
+
+def relative_range(table: pd.DataFrame, column: str) -> pd.Series:
+    """The run-to-run fluctuation of the aggregate ``column`` per (path, flows): (q90 - q10)
+    / median over the repetitions."""
+    g = aggregates(table).groupby(["path", "flows"])[column]
+    return (g.quantile(0.9) - g.quantile(0.1)) / g.median()
+
+
+def _a_few_row(table: pd.DataFrame) -> dict[str, Claim]:
+    """Sec. 4.3: at 50 flows only a few transfers are like those at 10 (shared path)."""
+    rates = per_flow(table)
+    shared = rates[rates["path"] == "shared"]
+    top = int(shared["flows"].max())
+    at10 = shared.loc[shared["flows"] == 10, "bytes_per_s"]
+    at_top = shared.loc[shared["flows"] == top, "bytes_per_s"]
+    low, high = float(at10.quantile(0.1)), float(at10.quantile(0.9))
+    share = float(((at_top >= low) & (at_top <= high)).mean())
+    return {
+        "a few like 10": yes_no(
+            f"shared path: at {top} flows only a few transfers (some, and fewer than one in "
+            "ten) have a rate like those at 10 flows (within the 10-flow transfers' 10-90% "
+            "range)",
+            f"{SOURCE}, Sec. 4.3, at 50 flows 'only a few of TCP flows at node pair (a,g) are "
+            "similar to the results with 10 TCP flows'; (d,e) 'similar'",
+            True,
+            bool(0.0 < share < 0.1),
+        )
+    }
+
+
+def _two_causes_row(table: pd.DataFrame, variants: pd.DataFrame) -> dict[str, Claim]:
+    """Sec. 4.3's two causes, each seen in the shared path's what-if without cross traffic
+    (lee-saturation): the congestion, and the number of flows."""
+    calm = variants[variants["path"] == "no cross traffic"]
+    both = pd.concat([table[table["path"] == "shared"], calm], ignore_index=True)
+    flows = sorted(set(calm["flows"]) & set(table["flows"]))
+    if calm.empty or len(flows) < 2:
+        return {}
+    congestion = True
+    for _, column, _ in READINGS:
+        rel = relative_range(both, column)
+        congestion &= all(rel["no cross traffic", n] < 0.1 * rel["shared", n] for n in flows)
+    medians = aggregates(calm).groupby("flows")[DEFINITIONS["last completion"]].median()
+    best_before = medians.cummax().shift(1)
+    number = bool((medians * MATERIAL < best_before).any())
+    return {
+        "two causes": yes_no(
+            "what-if, shared path without its cross traffic: (1) the congestion: the "
+            "aggregate's run-to-run fluctuation ((q90 - q10) / median, both readings) falls "
+            "below a tenth of the one with it at every N; (2) the number of flows: with nothing "
+            "left to vary between runs, some N gives an aggregate (reading A) a fifth or more "
+            "below the one at fewer flows",
+            f"{SOURCE}, Sec. 4.3, two major causes of throughput fluctuation: network congestion "
+            "and lots of flows or the incorrect number of flows (lee-saturation)",
+            True,
+            bool(congestion and number),
+        )
+    }
+
+
+def _fair_rows(table: pd.DataFrame) -> dict[str, Claim]:
+    """The unfairness and the slow cluster taken away (lee-fair): the shaped path with its
+    FIFO bottleneck against a per-flow fair share of the same buffer, same seeds."""
+    fifo, fair = "shaped", "shaped, fair share"
+    flows = sorted(table["flows"].unique())
+    low, top = int(flows[0]), int(flows[-1])
+    jain = fairness(table).set_index(["path", "flows"])["jain"]
+    unfair = bool(jain[fifo, top] < UNFAIR and jain[fifo, low] >= FAIR)
+    removed = bool(jain[fair, top] >= FAIR)
+    split = has_clusters(table, fifo, top) and not has_clusters(table, fair, top)
+    rows: dict[str, Claim] = {}
+    for suffix, column, reading in READINGS:
+        rel = relative_range(table, column)
+        medians = aggregates(table).groupby(["path", "flows"])[column].median()
+        rows[f"unfairness at 50{suffix}"] = yes_no(
+            f"what-if, shaped path: its flows unfair at {top} flows, fair at {low} (median "
+            f"Jain index < {UNFAIR} and >= {FAIR}), and a per-flow fair share of the "
+            f"bottleneck's buffer, which takes the unfairness away (>= {FAIR}), takes away at "
+            f"least half of the aggregate's run-to-run fluctuation (reading {reading}; "
+            "(q90 - q10) / median)",
+            f"{SOURCE}, Secs. 4.3 and 5, 'a major cause of fluctuation is the unfairness' at 50 "
+            "flows, hard to see at 10 (lee-fair)",
+            True,
+            bool(unfair and removed and rel[fair, top] <= 0.5 * rel[fifo, top]),
+        )
+        rows[f"slow flows lower the aggregate{suffix}"] = yes_no(
+            f"what-if, shaped path at {top} flows: fast and slow clusters with the FIFO "
+            "bottleneck, none with the per-flow fair share, and without the slow cluster the "
+            f"median aggregate (reading {reading}) is a fifth or more higher",
+            f"{SOURCE}, Sec. 2, after Kamezawa et al.'s fast and slow groups, 'the slow flows "
+            "may be major causes of decreased aggregate throughput' (lee-fair)",
+            True,
+            bool(split and medians[fair, top] >= MATERIAL * medians[fifo, top]),
+        )
     return rows
 
 
@@ -393,14 +512,6 @@ def _spread_rows(spread_table: pd.DataFrame, transfers: pd.DataFrame) -> dict[st
         True,
         bool(rel[NAME, low] < rel["shared", low]),
     )
-    fair = fairness(dz).set_index("flows")["jain"]
-    rows["unfairness at 50"] = yes_no(
-        f"(d,z) model: the flows are less fair at {top} flows than at {low} (median Jain "
-        "index of the flows' rates)",
-        f"{SOURCE}, Secs. 4.3 and 5, unfairness at 50 flows, not at 10",
-        True,
-        bool(fair[top] < fair[low]),
-    )
     qa = quantiles(dz, "aggregate_bytes_per_s").set_index("flows")
     qp = quantiles(dz, "mean_per_flow_bytes_per_s").set_index("flows")
     for n in (40, 50):
@@ -454,6 +565,65 @@ def chapter_numbers(tables: Mapping[str, pd.DataFrame], scale: str) -> dict[str,
     numbers.update(definition_numbers(table))
     numbers.update(whatif_numbers(tables["lee-whatif"]))
     numbers.update(spread_numbers(tables["lee-spread"]))
+    numbers.update(cause_numbers(table, tables["lee-saturation"]))
+    numbers.update(fair_numbers(tables["lee-fair"]))
+    return numbers
+
+
+def cause_numbers(table: pd.DataFrame, variants: pd.DataFrame) -> dict[str, float]:
+    """Sec. 4.3's causes on the shared path: the aggregate's run-to-run fluctuation with and
+    without cross traffic (both readings, at the most flows), the fall without cross traffic
+    at the flows where it is deepest, and the 50-flow transfers like the 10-flow ones."""
+    numbers: dict[str, float] = {}
+    calm = variants[variants["path"] == "no cross traffic"]
+    both = pd.concat([table[table["path"] == "shared"], calm], ignore_index=True)
+    top = int(calm["flows"].max())
+    for suffix, column, _ in READINGS:
+        key = "b" if suffix else "a"
+        rel = relative_range(both, column)
+        numbers[f"cause_rel_{key}_cross"] = float(rel["shared", top])
+        numbers[f"cause_rel_{key}_calm"] = float(rel["no cross traffic", top])
+        numbers[f"cause_rel_{key}_cross_min"] = float(rel["shared"].min())
+        medians = aggregates(calm).groupby("flows")[column].median()
+        fall = 1.0 - medians / medians.cummax().shift(1)
+        worst = int(fall.idxmax())
+        numbers[f"cause_fall_{key}"] = float(fall[worst])
+        numbers[f"cause_fall_{key}_flows"] = float(worst)
+    runs = aggregates(calm).groupby("flows")[[column for _, column, _ in READINGS]]
+    numbers["cause_calm_apart"] = float((runs.max() / runs.min() - 1.0).to_numpy().max())
+    a_medians = aggregates(calm).groupby("flows")[DEFINITIONS["last completion"]].median()
+    numbers["cause_before_flows"] = float(
+        a_medians.loc[: numbers["cause_fall_a_flows"] - 1].idxmax()
+    )
+    rates = per_flow(table)
+    shared = rates[rates["path"] == "shared"]
+    at10 = shared.loc[shared["flows"] == 10, "bytes_per_s"]
+    at_top = shared.loc[shared["flows"] == shared["flows"].max(), "bytes_per_s"]
+    low, high = float(at10.quantile(0.1)), float(at10.quantile(0.9))
+    like = (at_top >= low) & (at_top <= high)
+    numbers["few_low_kBps"], numbers["few_high_kBps"] = low / 1e3, high / 1e3
+    numbers["few_share"] = float(like.mean())
+    numbers["few_count"] = float(like.sum())
+    numbers["few_all"] = float(len(at_top))
+    return numbers
+
+
+def fair_numbers(table: pd.DataFrame) -> dict[str, float]:
+    """The fair-share what-if (lee-fair): per discipline and number of flows the median Jain
+    index, the share of transfers with a time-out, both readings' median aggregate and their
+    run-to-run fluctuation."""
+    numbers: dict[str, float] = {"fair_repetitions": float(table["repetition"].nunique())}
+    jain = fairness(table).set_index(["path", "flows"])["jain"]
+    hit = table.assign(hit=table["timeouts"] > 0).groupby(["path", "flows"])["hit"].mean()
+    agg = aggregates(table).groupby(["path", "flows"])
+    for (path, flows), value in jain.items():
+        key = f"fair_{'fq' if path == 'shaped, fair share' else 'fifo'}_{flows}"
+        numbers[f"{key}_jain"] = float(value)
+        numbers[f"{key}_timeouts"] = float(hit[path, flows])
+        for suffix, column, _ in READINGS:
+            reading = "b" if suffix else "a"
+            numbers[f"{key}_{reading}_kBps"] = float(agg[column].median()[path, flows]) / 1e3
+            numbers[f"{key}_{reading}_rel"] = float(relative_range(table, column)[path, flows])
     return numbers
 
 
