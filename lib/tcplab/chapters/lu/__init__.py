@@ -28,6 +28,12 @@ EXPERIMENTS = (
         "Figs. 6-7: the 1 Gb/s scenarios 4 and 5 at the probe levels, 10 cross flows",
     ),
     Experiment(
+        "lu-n50",
+        "tcplab.chapters.lu.beyond:beyond",
+        "tcplab.chapters.lu.beyond:BeyondParams",
+        "Fig. 13 to n = 50: scenario 6, 15 cross flows, 40 and 50 parallel flows",
+    ),
+    Experiment(
         "lu-variants",
         "tcplab.chapters.lu.whatif:variants",
         "tcplab.chapters.lu.whatif:VariantsParams",
