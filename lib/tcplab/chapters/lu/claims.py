@@ -48,6 +48,8 @@ TABLES = (
     "lu-transient",
     "lu-variants",
     "lu-n50",
+    "lu-s5-alone",
+    "lu-rtt",
 )
 #: where the quick grid (scenario 1, 1-15 flows, 0-15 cross flows, one replica) does not reach
 #: the regime a verdict depends on, or has too few runs to resolve it, its own verdict:
@@ -583,6 +585,50 @@ def beyond_impacts(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     return imp[imp["flows"].isin(extra["flows"])].reset_index(drop=True)
 
 
+RTT_KEYS = ["variant", "queue", "cross"]
+
+
+def rtt_trends(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """The different-RTT runs (``lu-rtt``): per curve (variant, queue, cross), whether the
+    estimate (probes 1 and 10) shows the right trend: at every n away from the probes where
+    the simulation's cross traffic loses throughput, the estimate is defined and predicts a
+    loss too. Columns variant, queue, cross, right, points; empty without the table."""
+    runs = tables.get("lu-rtt")
+    if runs is None or runs.empty:
+        return pd.DataFrame()
+    imp = an.impacts(runs, keys=RTT_KEYS)
+    if imp.empty:
+        return pd.DataFrame()
+    rows = []
+    for key, curve in imp[~imp["probe"]].groupby(RTT_KEYS, sort=True):
+        losing = curve[curve["simulated_impact"] > 0]
+        predicted = losing["predicted_impact"].to_numpy(dtype=float)
+        right = bool(np.all(np.isfinite(predicted) & (predicted > 0)))
+        rows.append({**dict(zip(RTT_KEYS, key, strict=True)), "right": right,
+                     "points": len(losing)})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def _rtt_claims(tables: Mapping[str, pd.DataFrame]) -> dict[str, Claim]:
+    trends = rtt_trends(tables)
+    if trends.empty or not (trends["queue"] == "droptail").any():
+        return {}
+    droptail = trends[trends["queue"] == "droptail"]
+    return {
+        "diff-rtt": yes_no(
+            "Scenario 1 under DropTail with the cross traffic's propagation RTT twice and half "
+            "the parallel connections' (lu-rtt): on every curve the estimate (probes 1, 10) "
+            "shows the right trend, a loss of cross-traffic throughput wherever the "
+            "simulation has one",
+            "Sec. V.B: with different RTTs and no RED, 'Our estimator shows the right trend "
+            "of the cross traffic throughput change, although accurate prediction cannot be "
+            "guaranteed'",
+            True,
+            bool(droptail["right"].all()),
+        )
+    }
+
+
 def _beyond_claims(tables: Mapping[str, pd.DataFrame]) -> dict[str, Claim]:
     imp = beyond_impacts(tables)
     if imp.empty:
@@ -660,16 +706,30 @@ def scenario_table(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True) if len(parts) > 1 else table
 
 
+def level_runs(tables: Mapping[str, pd.DataFrame], table: pd.DataFrame) -> pd.DataFrame:
+    """The runs the levels comparison reads: the scenario table (:func:`scenario_table`) and
+    the runs of ``lu-s5-alone`` (scenario 5 without cross traffic) it does not have."""
+    extra = tables.get("lu-s5-alone")
+    if extra is None or extra.empty:
+        return table
+    keys = ["scenario", "queue", "cross", "replica", "flows"]
+    have = pd.MultiIndex.from_frame(table[keys])
+    new = extra[~pd.MultiIndex.from_frame(extra[keys]).isin(have)]
+    return pd.concat([table, new], ignore_index=True) if len(new) else table
+
+
 def chapter_claims(tables: Mapping[str, pd.DataFrame]) -> dict[str, Claim]:
     """Every paper-vs-book row, keyed, in reading order."""
     table, paths = scenario_table(tables), tables["lu-paths"]
     return {
         **_scenario_claims(table),
+        **_level_claims(level_runs(tables, table)),
         **_closed_form_claims(),
         **_prediction_claims(table, paths),
         **_assumption_claims(table),
         **_impact_claims(table),
         **_beyond_claims(tables),
+        **_rtt_claims(tables),
         **mechanisms.mechanism_claims(tables, table),
     }
 
@@ -717,6 +777,7 @@ def chapter_numbers(
     numbers.update(_section5_numbers(table, imp))
     numbers.update(_spread_numbers(table))
     numbers.update(_beyond_numbers(tables))
+    numbers.update(_rtt_numbers(tables))
     numbers.update(_cost_numbers())
     numbers.update(mechanisms.mechanism_numbers(tables, table))
     if _has(table, 1, 5):
@@ -746,8 +807,9 @@ def chapter_numbers(
         last = curve(table, 4, 10).iloc[-1]
         numbers["s4_par_31_10_mb"] = float(last["parallel"] / 1e6)
         numbers["s4_total_31_10_mb"] = float(last["total"] / 1e6)
+    levels = level_runs(tables, table)
     for r in s5.PAPER_LEVELS:
-        book = s5.book_level(table, r)
+        book = s5.book_level(levels, r)
         if book is not None:
             numbers[f"level_s{r.scenario}_{r.flows}_gap"] = book / r.value - 1.0
     if _has(table, 5):
@@ -784,6 +846,27 @@ def _beyond_numbers(tables: Mapping[str, pd.DataFrame]) -> dict[str, float]:
             float(one["cross_loss_rate"]), float(one["rtt_s"]), float(here["cross_loss_rate"]),
             float(here["rtt_s"]),
         )  # fmt: skip
+    return out
+
+
+def _rtt_numbers(tables: Mapping[str, pd.DataFrame]) -> dict[str, float | int]:
+    """The different-RTT runs: how many curves per queue show the right trend, and the
+    parallel/cross loss ratio per variant under DropTail (median over the runs)."""
+    trends = rtt_trends(tables)
+    if trends.empty:
+        return {}
+    out: dict[str, float | int] = {}
+    for queue, group in trends.groupby("queue"):
+        out[f"rtt_right_{queue}"] = int(group["right"].sum())
+        out[f"rtt_curves_{queue}"] = len(group)
+    runs = tables["lu-rtt"]
+    runs = runs[(runs["queue"] == "droptail") & (runs["cross_loss_rate"] > 0)]
+    for variant, group in runs.groupby("variant"):
+        tag = "cross_long" if variant.startswith("cross") else "parallel_long"
+        ratio = group["loss_rate"] / group["cross_loss_rate"]
+        out[f"rtt_ratio_{tag}"] = float(ratio.median())
+        out[f"rtt_ratio_{tag}_low"] = float(ratio.min())
+        out[f"rtt_ratio_{tag}_high"] = float(ratio.max())
     return out
 
 
