@@ -15,7 +15,7 @@ import pytest
 
 from tcplab import registry
 from tcplab.chapters.lu import analysis as an
-from tcplab.chapters.lu import charts, claims, panel
+from tcplab.chapters.lu import charts, claims, mechanisms, panel
 from tcplab.charts import to_svg
 
 A, B, BASE = 2e-11, 4e-10, 150_000.0  # the exact model's a, b (s^2/B^2) and X_cross(1)
@@ -221,3 +221,45 @@ def test_the_tolerances_come_from_the_tests_they_stand_for() -> None:
     assert claims.sign_test_share(8) == 7 / 8
     assert claims.sign_test_share(4) == float("inf")
     assert claims.binomial_half(0.9, 100) == pytest.approx(0.0588)
+
+
+def test_probe_spread_is_zero_where_a_model_is_exact() -> None:
+    """A profile a n^2 + B: both models fit it exactly from any probes, so neither moves.
+    With a linear term (a (m + n)^2, eq. 5) only the full model (6) stays exact."""
+    exact = an.probe_spread(_exact())
+    assert list(exact["flows"]) == [2, 5, 20, 31]  # every level but the probes' 1, 8, 10, 15
+    assert exact[["partial2", "full2"]].abs().max().max() < 1e-9
+    n = np.array(FLOWS, dtype=float)
+    linear = _exact().assign(parallel_bytes_per_s=n / np.sqrt(A * (5 + n) ** 2))
+    spread = an.probe_spread(linear).set_index("flows")
+    assert spread["full2"].abs().max() < 1e-9
+    assert (spread["partial2"] > 1e-3).all()
+    assert (spread[["undefined_partial2", "undefined_full2"]] == 0).all().all()
+    # per curve: full minus partial, so negative here
+    assert claims.spread_difference(linear) == pytest.approx([-spread["partial2"].mean()])
+
+
+def test_window_facts_by_hand() -> None:
+    """Scenario 6 exactly n windows of 60 000 B per 60 ms round trip (1 MB/s each) up to the
+    12.5 MB/s link; scenario 2 (no cap) 8 MB/s with one connection, 10 MB/s with 31."""
+    flows = [1, 10, 31]
+    six = pd.DataFrame({"scenario": 6, "cross": 0, "flows": flows, "rtt_s": 0.06,
+                        "capacity_bytes_per_s": 1.25e7,
+                        "parallel_bytes_per_s": [1e6, 1e7, 1.25e7]})  # fmt: skip
+    two = six.assign(scenario=2, parallel_bytes_per_s=[8e6, 9e6, 1e7])
+    facts = mechanisms.window_facts(pd.concat([six, two], ignore_index=True))
+    assert facts["window_points"] == 2  # 31 windows do not fit 12.5 MB/s
+    assert facts["window_miss"] == pytest.approx(0.0, abs=1e-12)
+    assert facts["gain_capped"] == pytest.approx(12.5)
+    assert facts["gain_free"] == pytest.approx(1.25)
+    assert mechanisms.window_facts(six) == {}  # no scenario 2: no what-if
+
+
+def test_the_rtt_trend_is_right_on_an_exact_curve_and_wrong_when_growth_is_superlinear() -> None:
+    exact = _exact(scenario=1).assign(variant="v")
+    trends = claims.rtt_trends({"lu-rtt": exact})
+    assert trends["right"].tolist() == [True]
+    n = exact["flows"].to_numpy(dtype=float)
+    faster = exact.assign(parallel_bytes_per_s=1e3 * n**1.2)  # faster than n: a' < 0
+    assert claims.rtt_trends({"lu-rtt": faster})["right"].tolist() == [False]
+    assert claims.rtt_trends({}).empty

@@ -9,6 +9,8 @@ import math
 
 import pytest
 
+from tcplab.chapters.lu.rtts import simulate_two_rtts
+from tcplab.chapters.lu.runs import ROW_NUMBERS
 from tcplab.chapters.lu.scenarios import PARALLEL_START, scenario_setup
 from tcplab.chapters.lu.traced import simulate_traced
 from tcplab.packet import RunLength
@@ -46,3 +48,24 @@ def test_a_window_outside_the_run_is_refused() -> None:
         simulate_traced(_setup(), measure_from=30.0)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="times must lie"):
         simulate_traced(_setup(), times=[5.0])  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("queue", ["droptail", "red"])
+def test_two_rtts_with_equal_delays_is_simulate_qiu_to_the_bit(queue: str) -> None:
+    setup = _setup(queue)
+    plain = simulate_qiu(setup).summary()  # type: ignore[arg-type]
+    row = simulate_two_rtts(setup, 4.0, 4.0)  # type: ignore[arg-type]
+    for name in ROW_NUMBERS:
+        value = row[name]
+        assert value == plain[name] or (math.isnan(value) and math.isnan(plain[name])), name
+
+
+def test_a_longer_cross_access_delay_lengthens_only_the_cross_traffic_s_round_trip() -> None:
+    setup = _setup()
+    same = simulate_two_rtts(setup, 4.0, 4.0)  # type: ignore[arg-type]
+    longer = simulate_two_rtts(setup, 33.0, 4.0)  # type: ignore[arg-type]
+    # 29 ms more each way on L1: the cross traffic's smoothed RTT grows by about 58 ms
+    assert longer["cross_rtt_s"] - same["cross_rtt_s"] == pytest.approx(0.058, abs=0.03)
+    assert longer["cross_rtt_s"] > longer["rtt_s"]
+    with pytest.raises(ValueError, match="cross_access_ms=-1"):
+        simulate_two_rtts(setup, -1.0, 4.0)  # type: ignore[arg-type]

@@ -28,6 +28,24 @@ EXPERIMENTS = (
         "Figs. 6-7: the 1 Gb/s scenarios 4 and 5 at the probe levels, 10 cross flows",
     ),
     Experiment(
+        "lu-n50",
+        "tcplab.chapters.lu.beyond:beyond",
+        "tcplab.chapters.lu.beyond:BeyondParams",
+        "Fig. 13 to n = 50: scenario 6, 15 cross flows, 40 and 50 parallel flows",
+    ),
+    Experiment(
+        "lu-s5-alone",
+        "tcplab.chapters.lu.alone:alone",
+        "tcplab.chapters.lu.alone:AloneParams",
+        "Fig. 7a's level: scenario 5 without cross traffic, 1 and 31 parallel flows",
+    ),
+    Experiment(
+        "lu-rtt",
+        "tcplab.chapters.lu.rtts:two_rtts",
+        "tcplab.chapters.lu.rtts:RttParams",
+        "Sec. V.B's different RTTs: scenario 1, DropTail, cross traffic's RTT x2 and x1/2",
+    ),
+    Experiment(
         "lu-variants",
         "tcplab.chapters.lu.whatif:variants",
         "tcplab.chapters.lu.whatif:VariantsParams",

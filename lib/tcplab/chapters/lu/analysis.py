@@ -10,7 +10,7 @@ probe level is zero by construction and is left out of every error statistic (``
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from math import comb
 
 import numpy as np
@@ -35,6 +35,8 @@ __all__ = [
     "pearson",
     "predictions",
     "probe_pairs",
+    "probe_spread",
+    "SPREAD_SETS",
 ]
 
 CURVE = ["scenario", "queue", "cross", "replica"]
@@ -94,6 +96,38 @@ def models(table: pd.DataFrame, keys: Sequence[str] = CURVE) -> pd.DataFrame:
         for model, probes in MODEL_PROBES.items()
     ]
     return pd.concat([f for f in frames if len(f)], ignore_index=True)
+
+
+#: the probe sets of each model from the same levels 1, 8, 10, 15: Fig. 11's pairs for eq. 7,
+#: every triple of those levels with 1 for eq. 6 (the sensitivity to the choice of probes)
+SPREAD_SETS = {
+    "partial2": ((1, 8), (1, 10), (1, 15)),
+    "full2": ((1, 8, 10), (1, 8, 15), (1, 10, 15)),
+}
+
+
+def probe_spread(
+    table: pd.DataFrame,
+    sets: Mapping[str, Sequence[Sequence[int]]] = SPREAD_SETS,
+    keys: Sequence[str] = CURVE,
+) -> pd.DataFrame:
+    """How far each model's prediction moves when its probes change: per curve and number of
+    flows away from every probe level of ``sets``, ``(largest - smallest prediction over the
+    model's probe sets) / measured``, one column per model, and ``undefined_<model>``, how
+    many of the model's probe sets predict nothing there (a profile <= 0). The spread is NaN
+    where a prediction is undefined."""
+    levels = {n for model_sets in sets.values() for pair in model_sets for n in pair}
+    frames = []
+    for model, model_sets in sets.items():
+        pred = predictions(table, model_sets, model, keys)
+        if pred.empty:
+            return pd.DataFrame()
+        pred = pred[~pred["flows"].isin(levels)]
+        wide = pred.set_index([*keys, "flows", "probes"])["predicted"].unstack("probes")
+        measured = pred.groupby([*keys, "flows"])["measured"].first()
+        spread = (wide.max(axis=1, skipna=False) - wide.min(axis=1, skipna=False)) / measured
+        frames.append(pd.DataFrame({model: spread, f"undefined_{model}": wide.isna().sum(axis=1)}))
+    return pd.concat(frames, axis=1).reset_index()
 
 
 def probe_pairs(pred: pd.DataFrame, by: Sequence[str] = ("probes",)) -> pd.DataFrame:

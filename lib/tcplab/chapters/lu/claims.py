@@ -47,14 +47,19 @@ TABLES = (
     "lu-trace",
     "lu-transient",
     "lu-variants",
+    "lu-n50",
+    "lu-s5-alone",
+    "lu-rtt",
 )
 #: where the quick grid (scenario 1, 1-15 flows, 0-15 cross flows, one replica) does not reach
 #: the regime a verdict depends on, or has too few runs to resolve it, its own verdict:
 #: DropTail's starvation shows from 20 cross flows on; the cross traffic's estimate and the
 #: advisor leave their marks beyond 15 flows; a' < 0 fits, the (1, 8)/(1, 15) difference and
 #: the loss-rate differences need the full grid's curves to show; the 10% gain floor never
-#: binds on six numbers of flows
+#: binds on six numbers of flows; the full model's larger spread over its probe sets shows
+#: beyond the probe levels, where the quick grid (n <= 15) has no point
 QUICK_VERDICTS: dict[str, bool] = {
+    "full-sensitive": False,
     "s1-starved": False,
     "cross-90": True,
     "tame-within": True,
@@ -402,6 +407,17 @@ def _prediction_claims(table: pd.DataFrame, paths: pd.DataFrame) -> dict[str, Cl
         "polynomial ... and can occasionally be worse'",
         True, compared["full2"] >= compared["partial2"],
     )  # fmt: skip
+    spreads = spread_difference(table)
+    if len(spreads) >= 2:
+        out["full-sensitive"] = yes_no(
+            "Probes from the levels 1, 8, 10, 15 (eq. 6: the three triples with 1; eq. 7: "
+            "Fig. 11's pairs): per curve, the mean spread of the predictions over the probe "
+            "sets, relative to the measurement, is larger for eq. 6 than for eq. 7, the 95% "
+            "interval of the mean paired difference above zero",
+            "Sec. IV.A: 'Another problem with the full order two polynomial model is that it "
+            "is sensitive to the choice of probe parallelism'",
+            True, float(spreads.mean()) > tolerance.interval(spreads),
+        )  # fmt: skip
     by_flows = an.error_by_flows(main)
     out["corr-scenarios"] = yes_no(
         "Scenarios: |correlation| between the mean relative error at n and n is below 0.1",
@@ -427,6 +443,18 @@ def _prediction_claims(table: pd.DataFrame, paths: pd.DataFrame) -> dict[str, Cl
         PAPER_PATHS["std"], ours["std"],
     )  # fmt: skip
     return out
+
+
+def spread_difference(table: pd.DataFrame) -> np.ndarray:
+    """Per curve, the mean over its numbers of flows (away from the probe levels, where both
+    models predict) of eq. 6's spread over its probe sets minus eq. 7's
+    (:func:`~tcplab.chapters.lu.analysis.probe_spread`)."""
+    spread = an.probe_spread(table)
+    if spread.empty:
+        return np.array([])
+    both = spread.dropna(subset=["partial2", "full2"])
+    per_curve = both.groupby(an.CURVE)[["partial2", "full2"]].mean()
+    return (per_curve["full2"] - per_curve["partial2"]).to_numpy(dtype=float)
 
 
 def _median_claim(text: str, source: str, paper: pd.Series, book: pd.Series) -> Claim:
@@ -519,6 +547,106 @@ def _impact_claims(table: pd.DataFrame) -> dict[str, Claim]:
     return out
 
 
+def _equations_miss() -> float:
+    """The largest relative miss of eqs. 1-4 (tcplab.theory.lu) against the paper's formulas
+    written out here by hand, in bytes/s with MSS = 1000 B and RTT = 0.1 s."""
+    mss, rtt = 1000.0, 0.1
+    mathis = mss / (rtt * math.sqrt(2 * 0.01 / 3))  # eq. 1, b = 1: MSS / (RTT sqrt(2bp/3))
+    p, t0 = 0.05, 1.0  # eq. 2: 1 / (RTT sqrt(2bp/3) + T0 min(1, 3 sqrt(3bp/8)) p (1 + 32p^2))
+    padhye = mss / (
+        rtt * math.sqrt(2 * p / 3) + t0 * min(1.0, 3 * math.sqrt(3 * p / 8)) * p * (1 + 32 * p**2)
+    )
+    hacker = mss / rtt * (1 / math.sqrt(0.01) + 1 / math.sqrt(0.04))  # eq. 3
+    pairs = [
+        (mss * float(theory.mathis_rate(0.01, rtt)), mathis),
+        (mss * float(theory.padhye_rate(p, rtt, t0)), padhye),
+        (theory.hacker_bound([0.01, 0.04], rtt, mss=mss), hacker),
+        (float(theory.parallel_throughput(3, 0.01, rtt, mss=mss, c1=0.5)), 3 * 0.5 * mathis),
+    ]
+    return max(abs(book / hand - 1.0) for book, hand in pairs)
+
+
+def beyond_impacts(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """The paper's Fig. 13b case (scenario 6, 15 cross flows) beyond 31 connections: the runs
+    of ``lu-n50`` on the curve of ``lu-scenarios`` (seeded alike), through
+    :func:`~tcplab.chapters.lu.analysis.impacts` with its probes and base; the rows of
+    ``lu-n50``'s numbers of flows only (empty when a table lacks the case)."""
+    k, m = FIG13["fig13b"]
+    extra = tables.get("lu-n50")
+    if extra is None or extra.empty:
+        return pd.DataFrame()
+    extra = extra[(extra["scenario"] == k) & (extra["cross"] == m)]
+    base = tables["lu-scenarios"]
+    base = base[(base["scenario"] == k) & (base["cross"] == m)]
+    if extra.empty or base.empty:
+        return pd.DataFrame()
+    joined = pd.concat([base, extra[~extra["flows"].isin(base["flows"])]], ignore_index=True)
+    imp = an.impacts(joined)
+    return imp[imp["flows"].isin(extra["flows"])].reset_index(drop=True)
+
+
+RTT_KEYS = ["variant", "queue", "cross"]
+
+
+def rtt_trends(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """The different-RTT runs (``lu-rtt``): per curve (variant, queue, cross), whether the
+    estimate (probes 1 and 10) shows the right trend: at every n away from the probes where
+    the simulation's cross traffic loses throughput, the estimate is defined and predicts a
+    loss too. Columns variant, queue, cross, right, points; empty without the table."""
+    runs = tables.get("lu-rtt")
+    if runs is None or runs.empty:
+        return pd.DataFrame()
+    imp = an.impacts(runs, keys=RTT_KEYS)
+    if imp.empty:
+        return pd.DataFrame()
+    rows = []
+    for key, curve in imp[~imp["probe"]].groupby(RTT_KEYS, sort=True):
+        losing = curve[curve["simulated_impact"] > 0]
+        predicted = losing["predicted_impact"].to_numpy(dtype=float)
+        right = bool(np.all(np.isfinite(predicted) & (predicted > 0)))
+        rows.append({**dict(zip(RTT_KEYS, key, strict=True)), "right": right,
+                     "points": len(losing)})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def _rtt_claims(tables: Mapping[str, pd.DataFrame]) -> dict[str, Claim]:
+    trends = rtt_trends(tables)
+    if trends.empty or not (trends["queue"] == "droptail").any():
+        return {}
+    droptail = trends[trends["queue"] == "droptail"]
+    return {
+        "diff-rtt": yes_no(
+            "Scenario 1 under DropTail with the cross traffic's propagation RTT twice and half "
+            "the parallel connections' (lu-rtt): on every curve the estimate (probes 1, 10) "
+            "shows the right trend, a loss of cross-traffic throughput wherever the "
+            "simulation has one",
+            "Sec. V.B: with different RTTs and no RED, 'Our estimator shows the right trend "
+            "of the cross traffic throughput change, although accurate prediction cannot be "
+            "guaranteed'",
+            True,
+            bool(droptail["right"].all()),
+        )
+    }
+
+
+def _beyond_claims(tables: Mapping[str, pd.DataFrame]) -> dict[str, Claim]:
+    imp = beyond_impacts(tables)
+    if imp.empty:
+        return {}
+    flows = " and ".join(str(int(n)) for n in imp["flows"])
+    return {
+        "fig13-n50": yes_no(
+            f"Scenario 6, 15 cross flows (Fig. 13b) at {flows} parallel flows (lu-n50, with "
+            "the probes 1 and 10 and the base of lu-scenarios): every cross-traffic estimate "
+            "within 0.25 (the paper's accuracy line of Fig. 14)",
+            "Fig. 13: the estimate drawn to n = 50, 'In these cases we can accurately "
+            "predict the impact on cross traffic'",
+            True,
+            bool((imp["error"].abs() <= 0.25).all()),
+        )
+    }
+
+
 def _closed_form_claims() -> dict[str, Claim]:
     """The model's equations on the numbers of exercise 8.1, against a hand computation."""
     fit = theory.fit_probes({1: 2.0, 10: 12.0})
@@ -539,6 +667,13 @@ def _closed_form_claims() -> dict[str, Claim]:
             float(fit.impact(5)) < 0.2 < float(fit.impact(6)),
         ),
     }
+    out["eq1-4"] = ruled(
+        "Eqs. 1-4 as tcplab.theory.lu computes them against the formulas evaluated by hand "
+        "(MSS 1000 B, RTT 0.1 s, b = 1: eq. 1 at p = 0.01; eq. 2 at p = 0.05, T0 = 1 s; eq. 3 "
+        "at p = 0.01 and 0.04; eq. 4 at n = 3, c1 = 0.5): largest relative miss",
+        "Sec. IV.A, eqs. 1-4 (Mathis, Padhye, Hacker's bound, the parallel model with c1)",
+        0.0, _equations_miss(), tolerance.exact(),
+    )  # fmt: skip
     # eq. 5 as the truth (a = 1, m = 5, b1 = 0): the partial fit through 1 and 10 misses by
     # 2am / 11 (n - 1)(n - 10) (exercise 8.3), 115 am at n = 31
     truth = {n: n / math.sqrt((5 + n) ** 2) for n in (1, 10)}
@@ -571,15 +706,30 @@ def scenario_table(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True) if len(parts) > 1 else table
 
 
+def level_runs(tables: Mapping[str, pd.DataFrame], table: pd.DataFrame) -> pd.DataFrame:
+    """The runs the levels comparison reads: the scenario table (:func:`scenario_table`) and
+    the runs of ``lu-s5-alone`` (scenario 5 without cross traffic) it does not have."""
+    extra = tables.get("lu-s5-alone")
+    if extra is None or extra.empty:
+        return table
+    keys = ["scenario", "queue", "cross", "replica", "flows"]
+    have = pd.MultiIndex.from_frame(table[keys])
+    new = extra[~pd.MultiIndex.from_frame(extra[keys]).isin(have)]
+    return pd.concat([table, new], ignore_index=True) if len(new) else table
+
+
 def chapter_claims(tables: Mapping[str, pd.DataFrame]) -> dict[str, Claim]:
     """Every paper-vs-book row, keyed, in reading order."""
     table, paths = scenario_table(tables), tables["lu-paths"]
     return {
         **_scenario_claims(table),
+        **_level_claims(level_runs(tables, table)),
         **_closed_form_claims(),
         **_prediction_claims(table, paths),
         **_assumption_claims(table),
         **_impact_claims(table),
+        **_beyond_claims(tables),
+        **_rtt_claims(tables),
         **mechanisms.mechanism_claims(tables, table),
     }
 
@@ -625,6 +775,9 @@ def chapter_numbers(
         "paper_paths_std": float(PAPER_PATHS["std"].median()),
     }
     numbers.update(_section5_numbers(table, imp))
+    numbers.update(_spread_numbers(table))
+    numbers.update(_beyond_numbers(tables))
+    numbers.update(_rtt_numbers(tables))
     numbers.update(_cost_numbers())
     numbers.update(mechanisms.mechanism_numbers(tables, table))
     if _has(table, 1, 5):
@@ -654,14 +807,87 @@ def chapter_numbers(
         last = curve(table, 4, 10).iloc[-1]
         numbers["s4_par_31_10_mb"] = float(last["parallel"] / 1e6)
         numbers["s4_total_31_10_mb"] = float(last["total"] / 1e6)
+    levels = level_runs(tables, table)
     for r in s5.PAPER_LEVELS:
-        book = s5.book_level(table, r)
+        book = s5.book_level(levels, r)
         if book is not None:
             numbers[f"level_s{r.scenario}_{r.flows}_gap"] = book / r.value - 1.0
     if _has(table, 5):
         numbers["s5_cross_change"] = cross_change(table, 5)
         numbers["s5_linearity"] = linearity(table, 5, 10 if _has(table, 5, 10) else 0)
     return numbers
+
+
+def _beyond_numbers(tables: Mapping[str, pd.DataFrame]) -> dict[str, float]:
+    """Fig. 13b's case at 40 and 50 flows: the estimate, the simulation, and eq. 17 applied to
+    the loss rates each group measured (the parallel flows', the cross traffic's)."""
+    imp = beyond_impacts(tables)
+    if imp.empty:
+        return {}
+    k, m = FIG13["fig13b"]
+    runs = pd.concat([tables["lu-scenarios"], tables["lu-n50"]], ignore_index=True)
+    runs = runs[(runs["scenario"] == k) & (runs["cross"] == m) & (runs["queue"] == "droptail")]
+    runs = runs.drop_duplicates("flows").set_index("flows")
+    one = runs.loc[1]
+    out: dict[str, float] = {}
+    for row in imp.itertuples():
+        n = int(row.flows)
+        here = runs.loc[n]
+        out[f"n50_pred_{n}"] = float(row.predicted_impact)
+        out[f"n50_sim_{n}"] = float(row.simulated_impact)
+        out[f"n50_err_{n}"] = float(row.error)
+        out[f"n50_loss_par_{n}"] = float(here["loss_rate"] / one["loss_rate"])
+        out[f"n50_loss_cross_{n}"] = float(here["cross_loss_rate"] / one["cross_loss_rate"])
+        out[f"n50_eq17_par_{n}"] = theory.impact_from_rates(
+            float(one["loss_rate"]), float(one["rtt_s"]), float(here["loss_rate"]),
+            float(here["rtt_s"]),
+        )  # fmt: skip
+        out[f"n50_eq17_cross_{n}"] = theory.impact_from_rates(
+            float(one["cross_loss_rate"]), float(one["rtt_s"]), float(here["cross_loss_rate"]),
+            float(here["rtt_s"]),
+        )  # fmt: skip
+    return out
+
+
+def _rtt_numbers(tables: Mapping[str, pd.DataFrame]) -> dict[str, float | int]:
+    """The different-RTT runs: how many curves per queue show the right trend, and the
+    parallel/cross loss ratio per variant under DropTail (median over the runs)."""
+    trends = rtt_trends(tables)
+    if trends.empty:
+        return {}
+    out: dict[str, float | int] = {}
+    for queue, group in trends.groupby("queue"):
+        out[f"rtt_right_{queue}"] = int(group["right"].sum())
+        out[f"rtt_curves_{queue}"] = len(group)
+    runs = tables["lu-rtt"]
+    runs = runs[(runs["queue"] == "droptail") & (runs["cross_loss_rate"] > 0)]
+    for variant, group in runs.groupby("variant"):
+        tag = "cross_long" if variant.startswith("cross") else "parallel_long"
+        ratio = group["loss_rate"] / group["cross_loss_rate"]
+        out[f"rtt_ratio_{tag}"] = float(ratio.median())
+        out[f"rtt_ratio_{tag}_low"] = float(ratio.min())
+        out[f"rtt_ratio_{tag}_high"] = float(ratio.max())
+    return out
+
+
+def _spread_numbers(table: pd.DataFrame) -> dict[str, float | int]:
+    """The numbers of the paragraph on the full model's sensitivity to its probes."""
+    spread = an.probe_spread(table)
+    diff = spread_difference(table)
+    if spread.empty or len(diff) < 2:
+        return {}
+    both = spread.dropna(subset=["partial2", "full2"])
+    return {
+        "spread_partial": float(both["partial2"].mean()),
+        "spread_full": float(both["full2"].mean()),
+        "spread_points": len(both),
+        "spread_curves": len(diff),
+        "spread_diff": float(diff.mean()),
+        "spread_diff_half": tolerance.interval(diff),
+        "spread_diff_share": float(np.mean(diff > 0)),
+        "spread_undefined_partial": int((spread["undefined_partial2"] > 0).sum()),
+        "spread_undefined_full": int((spread["undefined_full2"] > 0).sum()),
+    }
 
 
 def _cost_numbers() -> dict[str, float]:
