@@ -146,6 +146,10 @@ LAYOUT = """() => {
       sticksOut: Math.round(Math.max(drawn.right - Math.min(own.right, right), 0)),
       scale: chart.dataset.fitScale ? parseFloat(chart.dataset.fitScale) : 1,
       clashes: clashes(svg),
+      // a guide's label Vega cut at its label limit (it ends in an ellipsis)
+      cut: svg.tagName.toLowerCase() !== 'svg' ? [] : [...svg.querySelectorAll(
+        GUIDES + ', g.role-column-header text, g.role-row-header text')]
+        .filter(t => shown(t) && t.textContent.trim().endsWith('\u2026')).map(t => t.textContent),
     };
   });
   return {pageWidth: root.scrollWidth, viewport: root.clientWidth, charts};

@@ -5,7 +5,7 @@ held to the same rules.
 * At 1400 px and at 400 px no chart is wider than its column, printed on A4 none is cut,
   none is shrunk as a picture below :data:`MIN_SCALE` (its text would become too small to
   read), and at 400 px no page scrolls sideways; no label a chart writes on its plot runs
-  into an axis, a legend or a title.
+  into an axis, a legend or a title, and no axis, legend or facet label is cut short.
 * Every chart's SVG has an accessible name that says what it shows (not Vega's default), and
   its save menu a label.
 * axe-core (pinned in package-lock.json, injected from node_modules) finds no serious or
@@ -117,6 +117,19 @@ def test_no_chart_label_runs_into_an_axis_a_legend_or_a_title(
     for look, path, layout in looks:
         for chart in (layout or {}).get("charts", []):
             problems += [f"{look}, {path}, {chart['figure']}: {c}" for c in chart["clashes"]]
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("look_survey", LOOKS, indirect=True)
+def test_no_axis_legend_or_header_label_is_cut(look_survey: list[PageSurvey]) -> None:
+    """A category label, legend entry or facet header is shown whole: Vega cuts a label
+    longer than its limit and ends it with an ellipsis ("RED: no forced drops above...",
+    Fig. 6.1, reader's report defect 9); one test per look."""
+    problems = _stopped(look_survey)
+    for record in look_survey:
+        look = f"{record.width} px{' dark' if record.dark else ''}"
+        for chart in (record.layout or {}).get("charts", []):
+            problems += [f"{look}, {record.path}, {chart['figure']}: {t!r}" for t in chart["cut"]]
     assert not problems, "\n".join(problems)
 
 

@@ -434,11 +434,20 @@ def variants_chart(remedies: pd.DataFrame) -> alt.LayerChart:
     )
 
 
+#: a long category label set on two lines, broken at the last space before its 24th
+#: character (Vega would cut it at the axis's label limit instead)
+TWO_LINES = (
+    "length(datum.label) > 26 ? [substring(datum.label, 0, lastindexof(substring(datum.label, "
+    "0, 24), ' ')), substring(datum.label, lastindexof(substring(datum.label, 0, 24), ' ') + 1)]"
+    " : datum.label"
+)
+
+
 def choices_chart(choices: pd.DataFrame) -> alt.FacetChart | alt.LayerChart:
     """What the paper leaves open: the loss rate under each choice (mean and 95% interval)."""
     data = _mean_ci(choices, "loss_rate", ("choice",))
     data["N"] = "N = " + data["flows"].astype(str)
-    y = alt.Y("choice:N", title=None, sort=None)
+    y = alt.Y("choice:N", title=None, sort=None, axis=alt.Axis(labelExpr=TWO_LINES))
     base = alt.Chart(data)
     dots = base.mark_point(filled=True).encode(x=alt.X("mean:Q", title="loss rate"), y=y,
                                                color=alt.Color("N:N", title=None))  # fmt: skip
