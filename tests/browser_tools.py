@@ -166,6 +166,10 @@ NAMES = """() => [...document.querySelectorAll('.tcplab-chart')].map(chart => {
   };
 })"""
 
+#: a chart shrunk as a whole picture keeps at least this share of its size (12 px text stays
+#: above 10.8 px); below it, the chart must restack instead (tcplab-charts.js)
+MIN_SCALE = 0.9
+
 #: an A4 page (210 mm at 96 px per inch, 794 px) less Chromium's default print margins
 A4_PRINTABLE = 794 - 2 * 38
 

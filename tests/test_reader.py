@@ -23,14 +23,11 @@ import json
 
 import pytest
 
-from browser_tools import AXE, LOOKS, PageSurvey, Visit, axe_violations
+from browser_tools import AXE, LOOKS, MIN_SCALE, PageSurvey, Visit, axe_violations
 
 pytestmark = pytest.mark.browser
 
 WIDTHS = (1400, 400)
-#: a chart shrunk as a whole picture keeps at least this share of its size (12 px text stays
-#: above 10.8 px); below it, the chart must restack instead (tcplab-charts.js)
-MIN_SCALE = 0.9
 #: Vega's name for a chart without a description: no name at all for a reader
 VEGA_DEFAULT_NAME = "Vega visualization"
 

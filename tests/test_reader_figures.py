@@ -7,11 +7,12 @@ parent, main's at 21:28 on 2026-11-27); the phone's layout stays checked by test
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
 
-from browser_tools import Visit
+from browser_tools import MIN_SCALE, Visit
 
 pytestmark = pytest.mark.browser
 
@@ -150,3 +151,37 @@ def test_the_ns3_comparison_is_legible(site: str, browser) -> None:
     )
     wide = [t for t in found["tables"] if t["wide"] > t["shown"] + 1]
     assert not wide, f"tables that scroll sideways at 1400 px: {wide}"
+
+
+def test_the_live_packets_chart_fits_a_phone_at_a_readable_size(site: str, browser) -> None:
+    """The fluid-to-packets panel's chart (the HTML the in-browser run returns, drawn the way
+    the panel draws it) on a 400 px phone: its two-line title breaks again where a line is
+    too long, so the panels narrow instead of the whole chart shrinking as a picture (it was
+    drawn at about 60% with 6 px text: reader's report, defect 10)."""
+    from tcplab.inbrowser import chart_html
+
+    html = chart_html("tcplab.chapters.packets.panel:packets_spec", json.dumps({"flows": 10}))
+    visit = Visit(browser, site, "chapters/fluid-to-packets.html", width=400)
+    visit.wait_for_charts()
+    found = visit.page.evaluate(
+        """async (html) => {
+          // where the panel puts its chart once Python has started (tcplab-inbrowser.js)
+          const view = document.createElement('div');
+          view.className = 'tcplab-inbrowser-view';
+          document.querySelector('.tcplab-inbrowser').appendChild(view);
+          view.innerHTML = html;
+          const chart = view.querySelector('.tcplab-chart');
+          window.tcplabDrawChart(chart);
+          for (let i = 0; i < 200 && chart.dataset.drawn !== 'true'; i++)
+            await new Promise(r => setTimeout(r, 50));
+          const svg = chart.querySelector('.marks');
+          return {drawn: chart.dataset.drawn, scale: chart.dataset.fitScale || '1',
+                  svg: svg ? svg.getBoundingClientRect().width : 0,
+                  column: chart.getBoundingClientRect().width};
+        }""",
+        html,
+    )
+    visit.close()
+    assert found["drawn"] == "true", found
+    assert float(found["scale"]) >= MIN_SCALE, found
+    assert found["svg"] <= found["column"] + 1, found
