@@ -64,48 +64,66 @@ PANELS = """(id) => {
 }"""
 
 
+#: each chart's figure number and caption length
+FIGURES = """() => [...document.querySelectorAll('.tcplab-chart')].map(chart => {
+  const figure = chart.closest('figure');
+  const caption = figure && figure.querySelector('figcaption');
+  return {
+    id: chart.id,
+    number: caption ? (caption.querySelector('.caption-number') || {}).textContent : null,
+    words: caption ? caption.textContent.replace(/\\s+/g, ' ').trim().length : 0,
+  };
+})"""
+
+
+@pytest.fixture(scope="module")
+def desktop(site: str, browser) -> dict[str, dict]:
+    """One load of each chapter of this pass at 1400 px, its charts drawn: what every test
+    here reads of it (a page load with its charts takes 5-15 s, so each page is loaded once)."""
+    read = {}
+    for path in CHAPTERS:
+        visit = Visit(browser, site, path, width=1400)
+        try:
+            visit.wait_for_charts()
+            page = visit.page
+            read[path] = {
+                "panels": {f: page.evaluate(PANELS, f) for f in SIDE_BY_SIDE.get(path, ())},
+                "figures": page.evaluate(FIGURES),
+                "inputs": page.evaluate(
+                    "() => [...document.querySelectorAll('.cell_input')].map(c => c.innerText)"
+                ),
+                "ns3": page.evaluate(NS3) if path == "chapters/ns3.html" else None,
+            }
+        finally:
+            visit.close()
+    return read
+
+
 @pytest.mark.parametrize("path", sorted(SIDE_BY_SIDE))
-def test_panels_stay_side_by_side_on_a_desktop(site: str, browser, path: str) -> None:
-    visit = Visit(browser, site, path, width=1400)
-    visit.wait_for_charts()
+def test_panels_stay_side_by_side_on_a_desktop(desktop: dict[str, dict], path: str) -> None:
     problems = []
     for figure in SIDE_BY_SIDE[path]:
-        found = visit.page.evaluate(PANELS, figure)
+        found = desktop[path]["panels"][figure]
         if not found["perRow"] or found["perRow"][0] < 2:
             problems.append(f"{figure}: panels per row {found['perRow']}")
         if found["svg"] > found["column"] + 1:
             problems.append(f"{figure}: {found['svg']} px in a {found['column']} px column")
-    visit.close()
     assert not problems, "\n".join(problems)
 
 
 @pytest.mark.parametrize("path", CHAPTERS)
-def test_every_chart_is_a_numbered_captioned_figure(site: str, browser, path: str) -> None:
-    visit = Visit(browser, site, path, width=1400)
-    found = visit.page.evaluate(
-        """() => [...document.querySelectorAll('.tcplab-chart')].map(chart => {
-          const figure = chart.closest('figure');
-          const caption = figure && figure.querySelector('figcaption');
-          return {
-            id: chart.id,
-            number: caption ? (caption.querySelector('.caption-number') || {}).textContent : null,
-            words: caption ? caption.textContent.replace(/\\s+/g, ' ').trim().length : 0,
-          };
-        })"""
-    )
-    visit.close()
+def test_every_chart_is_a_numbered_captioned_figure(desktop: dict[str, dict], path: str) -> None:
+    found = desktop[path]["figures"]
     assert found, f"{path}: no chart"
     bare = [c for c in found if not (c["number"] or "").startswith("Fig") or c["words"] < 40]
     assert not bare, bare
 
 
 @pytest.mark.parametrize("path", CHAPTERS)
-def test_no_helper_call_is_shown_above_a_chart_or_a_table(site: str, browser, path: str) -> None:
-    visit = Visit(browser, site, path, width=1400)
-    inputs = visit.page.evaluate(
-        "() => [...document.querySelectorAll('.cell_input')].map(c => c.innerText)"
-    )
-    visit.close()
+def test_no_helper_call_is_shown_above_a_chart_or_a_table(
+    desktop: dict[str, dict], path: str
+) -> None:
+    inputs = desktop[path]["inputs"]
     lines = [text.strip().splitlines() for text in inputs]
     # a call with its parameters named teaches (the model's inputs): it stays
     shown = [
@@ -133,13 +151,10 @@ NS3 = """() => {
 }"""
 
 
-def test_the_ns3_comparison_is_legible(site: str, browser) -> None:
+def test_the_ns3_comparison_is_legible(desktop: dict[str, dict]) -> None:
     """Row labels never overlap, each dot sits beside exactly one label, and no table of the
     page (the long one folded) is wider than the column on a desktop."""
-    visit = Visit(browser, site, "chapters/ns3.html", width=1400)
-    visit.wait_for_charts()
-    found = visit.page.evaluate(NS3)
-    visit.close()
+    found = desktop["chapters/ns3.html"]["ns3"]
     labels = sorted(found["labels"])
     assert len(labels) >= 10, labels
     overlaps = [(a, b) for a, b in zip(labels, labels[1:], strict=False) if b[0] < a[1] - 0.5]
