@@ -109,3 +109,15 @@ def test_figures_are_numbered_per_chapter(built_book: Path) -> None:
         chapters[name] = parts[0][0]
     assert chapters, "no numbered figure in the book"
     assert len(set(chapters.values())) == len(chapters), chapters
+
+
+def test_no_two_regions_of_a_page_share_a_name(built_book: Path) -> None:
+    """A screen reader lists a page's regions by name: two named alike cannot be told apart
+    (axe's landmark-unique; tcp-microscope had three "Paper vs. book" regions)."""
+    alike = []
+    for page in sorted(built_book.glob("chapters/*.html")):
+        text = page.read_text(encoding="utf-8")
+        names = re.findall(r'<div[^>]*role="region"[^>]*aria-label="([^"]*)"', text)
+        repeated = sorted({n for n in names if names.count(n) > 1})
+        alike += [f"{page.name}: {n!r} x{names.count(n)}" for n in repeated]
+    assert not alike, "\n".join(alike)
