@@ -354,6 +354,9 @@
     if (isDark()) {
       options.theme = "dark";
       options.config.text = { color: "#e6e6e6" };
+      // a legend without a colour scale (shapes, dashes) draws its symbols in Vega-Lite's
+      // base colour, black: light grey instead
+      options.config.legend = { symbolBaseFillColor: "#e6e6e6", symbolBaseStrokeColor: "#e6e6e6" };
       options.config.background = "transparent";
     }
     return options;

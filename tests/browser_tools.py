@@ -146,6 +146,11 @@ LAYOUT = """() => {
       sticksOut: Math.round(Math.max(drawn.right - Math.min(own.right, right), 0)),
       scale: chart.dataset.fitScale ? parseFloat(chart.dataset.fitScale) : 1,
       clashes: clashes(svg),
+      // legend symbols drawn black (on a dark page they vanish)
+      black: svg.tagName.toLowerCase() !== 'svg' ? 0 : [...svg.querySelectorAll(
+        'g.role-legend-symbol path')].filter(p => ['black', '#000', '#000000'].includes(
+        p.getAttribute('fill')) || ['black', '#000', '#000000'].includes(
+        p.getAttribute('stroke'))).length,
       // a guide's label Vega cut at its label limit (it ends in an ellipsis)
       cut: svg.tagName.toLowerCase() !== 'svg' ? [] : [...svg.querySelectorAll(
         GUIDES + ', g.role-column-header text, g.role-row-header text')]

@@ -130,6 +130,18 @@ def test_no_axis_legend_or_header_label_is_cut(look_survey: list[PageSurvey]) ->
     assert not problems, "\n".join(problems)
 
 
+def test_no_legend_symbol_is_black_on_a_dark_page(night_survey: list[PageSurvey]) -> None:
+    """In dark mode a legend without a colour scale (shapes: "class 1", "class 2",
+    "aggregate" in Fig. 2.2) drew its symbols black on the near-black page (reader's report,
+    section 3): they are light grey there."""
+    problems = _stopped(night_survey)
+    for record in night_survey:
+        for chart in (record.layout or {}).get("charts", []):
+            if chart["black"]:
+                problems.append(f"{record.path}, {chart['figure']}: {chart['black']} black symbols")
+    assert not problems, "\n".join(problems)
+
+
 def test_every_chart_has_an_accessible_name(wide_survey: list[PageSurvey]) -> None:
     problems = _stopped(wide_survey)
     for record in wide_survey:
