@@ -6,6 +6,7 @@ the rest; tools/place_site.py finds a broken link. The replay of a download: tes
 from __future__ import annotations
 
 import runpy
+import subprocess
 import zipfile
 from pathlib import Path
 
@@ -95,3 +96,29 @@ def test_the_site_check_finds_a_broken_link(tmp_path: Path) -> None:
     )
     broken_links = runpy.run_path(str(ROOT / "tools" / "place_site.py"))["broken_links"]
     assert broken_links(page) == ["../gone.pdf"]
+
+
+def _planned(target: str) -> list[str]:
+    done = subprocess.run(
+        ["make", "-n", "-C", str(ROOT), target], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    return [line.strip() for line in done.stdout.replace("\\\n", " ").splitlines()]
+
+
+def test_make_site_builds_both_editions_and_the_pdf_each_with_a_time_limit() -> None:
+    lines = _planned("site")
+    work = [
+        line
+        for line in lines
+        if any(k in line for k in ("jupyter-book build", "book_pdf.py", "place_site.py"))
+    ]
+    assert len(work) == 4, work  # the book, the students' edition, the PDF, the placing
+    assert all(line.startswith("timeout ") for line in work), work
+    assert "--path-output _build/student" in work[1] and work[-1].endswith("tcplab.pdf")
+
+
+def test_make_book_builds_neither_the_pdf_nor_the_students_edition() -> None:
+    planned = "\n".join(_planned("book"))
+    assert "jupyter-book build" in planned
+    assert "book_pdf" not in planned and "student" not in planned
