@@ -76,6 +76,9 @@ def test_the_downloads_page_says_how_to_get_what_this_build_lacks(notebooks: Pat
     assert f'href="../{NOTEBOOKS}/{ZIP}"' in page
     assert 'href="../student' not in page and f'href="../{PDF}"' not in page
     assert page.count("<code>make site</code>") == 2
+    assert "<code>html.baseurl</code>" in page  # no address: the notebooks clone, it says so
+    named = downloads_page(site, "tcplab", site="https://book.example/")
+    assert "else from this site (https://book.example/)" in named and "baseurl" not in named
     (site / "student").mkdir(exist_ok=True)
     (site / STUDENT).write_text("<html></html>")
     (site / PDF).write_bytes(b"%PDF-1.4")

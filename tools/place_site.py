@@ -38,8 +38,9 @@ def main(html: Path, student: Path, pdf: Path) -> int:
         shutil.rmtree(target)
     shutil.copytree(student, target)
     shutil.copyfile(pdf, html / PDF)
-    write_downloads_page(target, student_config(config)["title"], student=True)
-    write_downloads_page(html, config["title"])
+    site = (config.get("html") or {}).get("baseurl", "")  # as the builds wrote the notebooks
+    write_downloads_page(target, student_config(config)["title"], student=True, site=site)
+    write_downloads_page(html, config["title"], site=site)
     problems = [
         f"{p}: {h}" for p in (html / DOWNLOADS, target / DOWNLOADS) for h in broken_links(p)
     ]

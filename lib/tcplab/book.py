@@ -110,7 +110,8 @@ def _add_offline(app: Sphinx, config: Config) -> None:
     offline.write_notebooks(
         srcdir, folder / offline.NOTEBOOKS, repository, site=site, solutions=not student
     )
-    offline.write_downloads_page(folder, config.html_title or config.project, student=student)
+    title = config.html_title or config.project
+    offline.write_downloads_page(folder, title, student=student, site=site)
     config.html_extra_path = [*config.html_extra_path, str(folder)]
 
 

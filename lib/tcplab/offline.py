@@ -106,13 +106,14 @@ def _link(href: str, text: str) -> str:
     return f'<a href="{html.escape(href)}">{html.escape(text)}</a>'
 
 
-def downloads_page(site: Path, title: str, student: bool = False) -> str:
-    """The page :data:`DOWNLOADS` of the built site ``site`` (its html folder): the chapters'
-    notebooks, their wheel and zip, the students' edition and the PDF, each linked where it
-    is in ``site`` and otherwise said how to get; ``student``: the page of the students'
-    edition (its notebooks have no solutions)."""
+def downloads_page(root: Path, title: str, student: bool = False, site: str = "") -> str:
+    """The page :data:`DOWNLOADS` of the built site in ``root`` (its html folder): the
+    chapters' notebooks, their wheel and zip, the students' edition and the PDF, each linked
+    where it is in ``root`` and otherwise said how to get; ``student``: the page of the
+    students' edition (its notebooks have no solutions); ``site``: the address the notebooks
+    fetch the wheel from (empty: none, they clone the repository)."""
     up = "../"
-    notebooks = sorted((site / NOTEBOOKS).glob("*.ipynb"))
+    notebooks = sorted((root / NOTEBOOKS).glob("*.ipynb"))
     items = []
     if notebooks:
         wheel = _link(f"{up}{NOTEBOOKS}/{wheel_name()}", "wheel of tcplab")
@@ -121,8 +122,15 @@ def downloads_page(site: Path, title: str, student: bool = False) -> str:
             "<li>Each chapter as a Jupyter notebook (also the download button of its page, "
             f"<em>.ipynb</em>): {chapters}. Its first cell installs what it needs: the pinned "
             f"packages the machine lacks, from PyPI, then the book's {wheel} "
-            "(its code and every result the chapters read) from beside the notebook or from "
-            "this site. " + ("Without the exercises' solutions. " if student else "") + "</li>"
+            "(its code and every result the chapters read) from beside the notebook, "
+            + (
+                f"else from this site ({html.escape(site)}). "
+                if site
+                else "else from a clone of the book's repository (this build does not know "
+                "the site's address: <code>html.baseurl</code> in _config.yml). "
+            )
+            + ("Without the exercises' solutions. " if student else "")
+            + "</li>"
         )
         items.append(
             f"<li>{_link(f'{up}{NOTEBOOKS}/{ZIP}', 'All the notebooks and the wheel in one zip')}: "
@@ -133,7 +141,7 @@ def downloads_page(site: Path, title: str, student: bool = False) -> str:
         items.append("<li>No notebooks in this build.</li>")
     if student:
         items.append("<li>This is the students' edition: the book without the solutions.</li>")
-    elif (site / STUDENT).exists():
+    elif (root / STUDENT).exists():
         items.append(
             f"<li>{_link(up + STUDENT, 'The students’ edition')}: the same book without the "
             "exercises' solutions (its notebooks have none either).</li>"
@@ -144,7 +152,7 @@ def downloads_page(site: Path, title: str, student: bool = False) -> str:
             "of this build: <code>make site</code> in a clone of the book builds it here, "
             "<code>make book-student</code> on its own.</li>"
         )
-    if not student and (site / PDF).exists():
+    if not student and (root / PDF).exists():
         items.append(f"<li>{_link(up + PDF, 'The whole book as one PDF')} (A4).</li>")
     elif not student:
         items.append(
@@ -164,9 +172,9 @@ def downloads_page(site: Path, title: str, student: bool = False) -> str:
     )
 
 
-def write_downloads_page(site: Path, title: str, student: bool = False) -> Path:
-    """Write :func:`downloads_page` to ``site``/:data:`DOWNLOADS`."""
-    page = site / DOWNLOADS
+def write_downloads_page(root: Path, title: str, student: bool = False, site: str = "") -> Path:
+    """Write :func:`downloads_page` to ``root``/:data:`DOWNLOADS`."""
+    page = root / DOWNLOADS
     page.parent.mkdir(parents=True, exist_ok=True)
-    page.write_text(downloads_page(site, title, student), encoding="utf-8")
+    page.write_text(downloads_page(root, title, student, site), encoding="utf-8")
     return page
