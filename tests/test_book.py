@@ -42,7 +42,13 @@ def external_resources(page: str) -> list[str]:
 
 
 def _pages(html: Path) -> list[Path]:
-    return sorted(p for p in html.rglob("*.html") if "_static" not in p.parts)
+    """The book's pages; in a site that make site assembled, not the students' edition's
+    (student/: a second book with the same numbers, checked by tools/check_student.py)."""
+    return sorted(
+        p
+        for p in html.rglob("*.html")
+        if "_static" not in p.parts and p.relative_to(html).parts[0] != "student"
+    )
 
 
 def test_book_builds_with_every_page(built_book: Path) -> None:
