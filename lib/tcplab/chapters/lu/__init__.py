@@ -40,10 +40,22 @@ EXPERIMENTS = (
         "Fig. 7a's level: scenario 5 without cross traffic, 1 and 31 parallel flows",
     ),
     Experiment(
+        "lu-s4-alone",
+        "tcplab.chapters.lu.gigalone:s4_alone",
+        "tcplab.chapters.lu.gigalone:S4AloneParams",
+        "Fig. 6a's level: scenario 4 without cross traffic, 1 and 31 parallel flows",
+    ),
+    Experiment(
         "lu-rtt",
         "tcplab.chapters.lu.rtts:two_rtts",
         "tcplab.chapters.lu.rtts:RttParams",
         "Sec. V.B's different RTTs: scenario 1, DropTail, cross traffic's RTT x2 and x1/2",
+    ),
+    Experiment(
+        "lu-phase",
+        "tcplab.chapters.lu.phase:phase",
+        "tcplab.chapters.lu.phase:PhaseParams",
+        "What-if: scenario 1's DropTail shares under sub-millisecond delay offsets (phase)",
     ),
     Experiment(
         "lu-variants",
