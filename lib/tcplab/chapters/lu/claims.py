@@ -33,10 +33,12 @@ __all__ = [
     "PAPER_PATHS",
     "QUICK_ABSENT",
     "QUICK_VERDICTS",
+    "QUICK_SKIPPED",
     "TABLES",
     "chapter_claims",
     "chapter_numbers",
     "scenario_table",
+    "table_names",
 ]
 
 TABLES = (
@@ -53,6 +55,17 @@ TABLES = (
     "lu-phase",
     "lu-s4-alone",
 )
+#: tables the chapter leaves out at the quick scale: ``lu-s4-alone``'s quick run (one
+#: connection at 1 Gb/s) costs seconds and feeds no row (its rows need 31 connections)
+QUICK_SKIPPED: frozenset[str] = frozenset({"lu-s4-alone"})
+
+
+def table_names(scale: str) -> tuple[str, ...]:
+    """The tables the chapter reads at ``scale``: :data:`TABLES`, less
+    :data:`QUICK_SKIPPED` at the quick scale."""
+    return tuple(n for n in TABLES if scale != "quick" or n not in QUICK_SKIPPED)
+
+
 #: where the quick grid (scenario 1, 1-15 flows, 0-15 cross flows, one replica) does not reach the
 #: regime a verdict depends on, or has too few runs to resolve it, its own verdict: DropTail giving
 #: less than RED shows from 20 cross flows on (s1-below-red); the cross traffic's estimate and the
