@@ -76,6 +76,12 @@ EXPERIMENTS = (
         "The one connection's cwnd and ssthresh, scenarios 2 and 3 alone (Reno, NewReno)",
     ),
     Experiment(
+        "lu-paths-more",
+        "tcplab.chapters.lu.morepaths:more_paths",
+        "tcplab.chapters.lu.morepaths:MorePathsParams",
+        "25 more emulated paths (numbers 16-40), to the paper's 41",
+    ),
+    Experiment(
         "lu-paths",
         f"{_HERE}:paths",
         "PathsParams",

@@ -31,6 +31,7 @@ from .analysis import CROSS, PARALLEL
 
 __all__ = [
     "PAPER_PATHS",
+    "all_paths",
     "QUICK_ABSENT",
     "QUICK_VERDICTS",
     "QUICK_SKIPPED",
@@ -54,13 +55,23 @@ TABLES = (
     "lu-rtt",
     "lu-phase",
     "lu-s4-alone",
+    "lu-paths-more",
 )
 #: tables the chapter leaves out at the quick scale, to keep it within its minute: the 1 Gb/s
 #: quick runs. ``lu-s4-alone``'s (one connection) feeds no row (its rows need 31 connections);
 #: ``lu-gigabit``'s (two scenario-5 runs with 10 cross flows, some 10-30 s on the shared
 #: machine) feeds the scenario-5 rows, which the verdict test and the chart test still compute
 #: at the quick scale from every table of :data:`TABLES`
-QUICK_SKIPPED: frozenset[str] = frozenset({"lu-s4-alone", "lu-gigabit"})
+QUICK_SKIPPED: frozenset[str] = frozenset({"lu-s4-alone", "lu-gigabit", "lu-paths-more"})
+
+
+def all_paths(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """The emulated paths: ``lu-paths`` and, when given, the further paths of
+    ``lu-paths-more`` (numbered on from ``lu-paths``'s)."""
+    more = tables.get("lu-paths-more")
+    if more is None or more.empty:
+        return tables["lu-paths"]
+    return pd.concat([tables["lu-paths"], more], ignore_index=True)
 
 
 def table_names(scale: str) -> tuple[str, ...]:
@@ -780,7 +791,7 @@ def level_runs(tables: Mapping[str, pd.DataFrame], table: pd.DataFrame) -> pd.Da
 
 def chapter_claims(tables: Mapping[str, pd.DataFrame]) -> dict[str, Claim]:
     """Every paper-vs-book row, keyed, in reading order."""
-    table, paths = scenario_table(tables), tables["lu-paths"]
+    table, paths = scenario_table(tables), all_paths(tables)
     return {
         **_scenario_claims(table),
         **_level_claims(level_runs(tables, table)),
@@ -799,7 +810,7 @@ def chapter_numbers(
     tables: Mapping[str, pd.DataFrame], scale: str = "full"
 ) -> dict[str, float | int | str]:
     """Every number the chapter's text quotes, from its tables."""
-    table, sens, paths = scenario_table(tables), tables["lu-sensitivity"], tables["lu-paths"]
+    table, sens, paths = scenario_table(tables), tables["lu-sensitivity"], all_paths(tables)
     pred = an.predictions(table)
     main = pred[pred["probes"] == "(1, 10)"]
     pairs = an.probe_pairs(pred).set_index("probes")
@@ -976,7 +987,7 @@ def _cost_numbers() -> dict[str, float]:
     from tcplab import cache
 
     out: dict[str, float] = {}
-    for name in ("lu-phase", "lu-s4-alone"):
+    for name in ("lu-phase", "lu-s4-alone", "lu-paths-more"):
         stored = cache.load(cache.Entry(name))
         if stored is not None:
             slug = name[3:].replace("-", "_")
