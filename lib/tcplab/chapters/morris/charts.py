@@ -307,7 +307,7 @@ def stages_chart(loss: pd.DataFrame, flows: tuple[int, ...]) -> alt.LayerChart:
                 )
     data = pd.DataFrame(rows)
     data = data[data["flows_in_stage"] > 1e-3].round(5)
-    x = alt.X("stage:O", title="back-off stage i (time-out of 2^i s)")
+    x = alt.X("stage:O", title="back-off stage i (time-out of 2ⁱ s)")
     y = alt.Y("flows_in_stage:Q", title="flows in stage", scale=alt.Scale(type="log"))
     base = alt.Chart(data.drop(columns="n"))
     colour = role_colour([role for role in (OURS, FORMULA) if role in set(data["role"])])
@@ -321,7 +321,7 @@ def stages_chart(loss: pd.DataFrame, flows: tuple[int, ...]) -> alt.LayerChart:
         .mark_line()
         .encode(x=x, y=y, color=colour, detail="flows:N")
     )
-    chart = (dots + lines).properties(width=380, height=240, title="Lemma 3: n_i = (2p)^i n_0")
+    chart = (dots + lines).properties(width=380, height=240, title="Lemma 3: nᵢ = (2p)ⁱ n₀")
     return describe(chart, _stages_description(data))
 
 
