@@ -1,7 +1,7 @@
 """The course labs: build them with Otter Assign, grade a folder of submissions without Docker.
 
     python tools/labs.py build [OUT]                   (make labs: OUT = _build/labs)
-    python tools/labs.py lite [OUT]                    (make labs: OUT/lite, the labs in the browser)
+    python tools/labs.py lite [OUT]                    (make labs: OUT/lite, labs in the browser)
     python tools/labs.py grade LAB SUBMISSIONS [--csv FILE] [--autograder ZIP]
 
 ``build`` converts each lab's source (labs/<lab>.md, a MyST-Markdown notebook in Otter's
@@ -364,7 +364,9 @@ def main(argv: list[str] | None = None) -> int:
     build_cmd.add_argument(
         "--lab", action="append", choices=LABS, help="only this lab (repeatable)"
     )
-    lite_cmd = sub.add_parser("lite", help="the labs in the browser: a JupyterLite site in OUT/lite")
+    lite_cmd = sub.add_parser(
+        "lite", help="the labs in the browser: a JupyterLite site in OUT/lite"
+    )
     lite_cmd.add_argument("out", nargs="?", type=Path, default=ROOT / "_build" / "labs")
     lite_cmd.add_argument("--lab", action="append", choices=LABS, help="only this lab (repeatable)")
     grade_cmd = sub.add_parser("grade", help="grade a folder of submissions into a CSV")
@@ -394,7 +396,8 @@ def main(argv: list[str] | None = None) -> int:
         started = time.monotonic()
         site = labs_lite.build(args.out, args.out / "lite", ROOT, list(args.lab or LABS))
         size = sum(p.stat().st_size for p in site.rglob("*") if p.is_file())
-        print(f"lite: {site / 'index.html'}  ({size / 1e6:.0f} MB, {time.monotonic() - started:.0f} s)")
+        took = time.monotonic() - started
+        print(f"lite: {site / 'index.html'}  ({size / 1e6:.0f} MB, {took:.0f} s)")
         return 0
     zip_path = args.autograder or autograder_zip(ROOT / "_build" / "labs" / args.lab)
     if not args.submissions.is_dir():
