@@ -210,8 +210,8 @@ with the book's package <code>tcplab</code> and Otter-Grader loaded from this si
 fetched from anywhere else, so the site works offline once it is on your disk or your
 course's server (served over HTTP, for instance with
 <code>python3 -m http.server 8000 --bind 127.0.0.1 --directory lite</code>; a page opened as a
-file cannot start the kernel). The kernel's first start loads some 50 MB and can take a
-minute; the browser keeps them for the next start. Run the cells from the top;
+file cannot start the kernel). The kernel's first start loads some 33 MB and can take a
+minute or more. Run the cells from the top;
 <code>grader.check("q1")</code> runs a question's public tests. Your edits stay in this
 browser's storage: download the notebook (File, Download) to hand it in.</p>
 <ul>
