@@ -14,6 +14,8 @@
 // A page with a panel registers the book's service worker (tcplab-sw.js in the book's root,
 // written by tcplab.pyodide_site), which keeps the runtime in the reader's browser after the
 // first start, so that a reader downloads it once; data-cache says whether it served this start.
+// Python starts from the memory snapshot the book ships where it can (tcplab-worker.js), else
+// the normal way; data-start says which: snapshot or full.
 (function () {
   "use strict";
 
@@ -123,6 +125,13 @@
           return BASE + "pypi/" + name;
         }),
         bytecode: manifest.bytecode ? BASE + manifest.bytecode : null,
+        snapshot: manifest.snapshot
+          ? {
+              url: BASE + manifest.snapshot.file,
+              sha256: manifest.snapshot.sha256,
+              restore: BASE + manifest.snapshot.restore,
+            }
+          : null,
       });
     });
   }
@@ -157,8 +166,10 @@
       .then(function (found) {
         mark("files");
         say(box, "Starting Python (Pyodide) ...");
+        box.dataset.start = "full";
         return spawn(found[0], function (step) {
           mark(step);
+          if (step === "snapshot") box.dataset.start = "snapshot";
           if (NEXT_STEP[step]) say(box, NEXT_STEP[step]);
         });
       })

@@ -5,13 +5,16 @@
 // tcplab-inbrowser.js starts this worker on the first click of "Run in your browser" and talks
 // to it in messages; the page stays responsive (scrolling, reading, moving a slider) while
 // Python starts and while a model runs.
-//   page -> worker  {type: "start", base, packages, wheels, bytecode}: load Pyodide from base
-//                   (the book's _static/pyodide/), its packages (checked against its lock
-//                   file) and the wheels, unpack the modules compiled ahead (bytecode: their
-//                   zip's URL, or null), then import tcplab.inbrowser
-//   worker -> page  {type: "step", step}: a step of the start has ended (python, packages,
-//                   bytecode when it was found, import); {type: "ready"} or
-//                   {type: "failed", message} ends it
+//   page -> worker  {type: "start", base, packages, wheels, bytecode, snapshot}: start Python
+//                   from the memory snapshot (snapshot: {url, sha256, restore} or null;
+//                   tcplab-restore.js), where that works; else load Pyodide from base (the
+//                   book's _static/pyodide/), its packages (checked against its lock file) and
+//                   the wheels, unpack the modules compiled ahead (bytecode: their zip's URL, or
+//                   null); then import tcplab.inbrowser
+//   worker -> page  {type: "step", step}: a step of the start has ended (snapshot when Python
+//                   was restored from it, or snapshot-failed when that was tried and did not
+//                   work; python, packages, bytecode when it was found; import);
+//                   {type: "ready"} or {type: "failed", message} ends it
 //   page -> worker  {type: "chart", id, panel, values} (tcplab.inbrowser.chart_html: the panel's
 //                   chart as HTML) or {type: "python", id, code} (run code, for benchmarks);
 //   worker -> page  {type: "done", id, value} or {type: "done", id, error}
@@ -58,16 +61,58 @@ function bytecode(url) {
     .catch(function () {});
 }
 
-function start(message) {
-  return Promise.resolve()
-    .then(function () {
-      try {
-        importScripts(message.base + "pyodide.js");
-      } catch (error) {
-        throw new Error("could not load pyodide.js");
-      }
-      return self.loadPyodide({ indexURL: message.base });
+function script(url) {
+  try {
+    importScripts(url);
+  } catch (error) {
+    throw new Error("could not load " + url.replace(/.*\//, ""));
+  }
+}
+
+function hex(buffer) {
+  return Array.from(new Uint8Array(buffer), function (byte) {
+    return byte.toString(16).padStart(2, "0");
+  }).join("");
+}
+
+var SNAPSHOT_LIMIT_MS = 60000; // a restore that takes longer is given up for a normal start
+
+// Python restored from the book's memory snapshot (tcplab-restore.js): the bundle, checked
+// against the manifest's sha256, gunzipped, restored and checked to answer; any failure
+// rejects, and the caller starts Python the normal way
+function restored(message) {
+  var snapshot = message.snapshot;
+  var work = fetch(snapshot.url)
+    .then(function (response) {
+      if (!response.ok) throw new Error(snapshot.url + ": " + response.status);
+      return response.arrayBuffer();
     })
+    .then(function (packed) {
+      return crypto.subtle.digest("SHA-256", packed).then(function (digest) {
+        if (hex(digest) !== snapshot.sha256) throw new Error("the snapshot's sha256 differs");
+        var stream = new Blob([packed]).stream().pipeThrough(new DecompressionStream("gzip"));
+        return new Response(stream).arrayBuffer();
+      });
+    })
+    .then(function (bundle) {
+      script(snapshot.restore);
+      script(message.base + "pyodide.asm.js");
+      return self.tcplabRestore.start(self.loadPyodide, message.base, new Uint8Array(bundle));
+    });
+  var timer;
+  var late = new Promise(function (resolve, reject) {
+    timer = setTimeout(function () {
+      reject(new Error("the restore took over " + SNAPSHOT_LIMIT_MS / 1000 + " s"));
+    }, SNAPSHOT_LIMIT_MS);
+  });
+  return Promise.race([work, late]).finally(function () {
+    clearTimeout(timer);
+  });
+}
+
+function full(message) {
+  return self
+    .loadPyodide({ indexURL: message.base })
     .then(function (loaded) {
       python = loaded;
       post({ type: "step", step: "python" });
@@ -76,6 +121,25 @@ function start(message) {
     .then(function () {
       post({ type: "step", step: "packages" });
       return message.bytecode ? bytecode(message.bytecode) : null;
+    });
+}
+
+function start(message) {
+  return Promise.resolve()
+    .then(function () {
+      script(message.base + "pyodide.js");
+      if (!message.snapshot) return full(message);
+      return restored(message).then(
+        function (loaded) {
+          python = loaded;
+          post({ type: "step", step: "snapshot" });
+        },
+        function (error) {
+          console.warn("tcplab: no start from the snapshot, a normal start:", error);
+          post({ type: "step", step: "snapshot-failed" });
+          return full(message);
+        }
+      );
     })
     .then(function () {
       module = python.pyimport("tcplab.inbrowser");
