@@ -259,7 +259,8 @@ def write_snapshot(npm: Path, runtime: Path, kept: Path, timeout: float = 900.0)
     two, so it is kept in ``kept`` under a digest of the runtime (with its bytecode archive) and
     the scripts; a failed check stops the build. Written beside, then renamed."""
     (runtime / SNAPSHOT).unlink(missing_ok=True)  # the key is the runtime without it
-    key = hashlib.sha256(runtime_digest(runtime).encode())
+    # the worker's own script is not in it: the snapshot does not depend on it
+    key = hashlib.sha256(runtime_digest(runtime, leave_out=[WORKER, RESTORE]).encode())
     for source in (_SNAPSHOT_SOURCE, _RESTORE_SOURCE):
         key.update(source.read_bytes())
     cached = kept / f"snapshot-{key.hexdigest()[:16]}.gz"
@@ -321,10 +322,12 @@ def write_bytecode(npm: Path, runtime: Path, kept: Path, timeout: float = 600.0)
     return partial.replace(runtime / BYTECODE)
 
 
-def runtime_digest(runtime: Path) -> str:
-    """A digest of every file under ``runtime`` (names and bytes): it changes when any file does."""
+def runtime_digest(runtime: Path, leave_out: Iterable[str] = ()) -> str:
+    """A digest of every file under ``runtime`` (names and bytes) but those named in
+    ``leave_out``: it changes when any file does."""
     total = hashlib.sha256()
-    for path in sorted(p for p in runtime.rglob("*") if p.is_file()):
+    left = set(leave_out)
+    for path in sorted(p for p in runtime.rglob("*") if p.is_file() and p.name not in left):
         total.update(path.relative_to(runtime).as_posix().encode() + b"\0")
         total.update(hashlib.sha256(path.read_bytes()).digest())
     return total.hexdigest()[:16]

@@ -77,12 +77,55 @@ function hex(buffer) {
 
 var SNAPSHOT_LIMIT_MS = 60000; // a restore that takes longer is given up for a normal start
 
-// Python restored from the book's memory snapshot (tcplab-restore.js): the bundle, checked
-// against the manifest's sha256, gunzipped, restored and checked to answer; any failure
-// rejects, and the caller starts Python the normal way
-function restored(message) {
-  var snapshot = message.snapshot;
-  var work = fetch(snapshot.url)
+// the bundle gunzipped, as the worker keeps it in the Cache Storage after its first start
+// from it (a page of the book started later skips the download and the gunzip); tried only
+// once the gzipped file checked, so a kept bundle is always that file's
+var KEPT = "tcplab-snapshot-";
+
+function kept(snapshot) {
+  if (!self.caches) return Promise.resolve(null);
+  return caches
+    .open(KEPT + snapshot.sha256)
+    .then(function (cache) {
+      return cache.match(snapshot.url);
+    })
+    .then(function (hit) {
+      return hit ? hit.arrayBuffer() : null;
+    })
+    .catch(function () {
+      return null;
+    });
+}
+
+function keep(snapshot, bundle) {
+  if (!self.caches) return Promise.resolve();
+  var name = KEPT + snapshot.sha256;
+  return caches
+    .keys()
+    .then(function (names) {
+      return Promise.all(
+        names
+          .filter(function (other) {
+            return other.indexOf(KEPT) === 0 && other !== name;
+          })
+          .map(function (other) {
+            return caches.delete(other);
+          })
+      );
+    })
+    .then(function () {
+      return caches.open(name);
+    })
+    .then(function (cache) {
+      return cache.put(snapshot.url, new Response(bundle));
+    })
+    .catch(function (error) {
+      console.info("tcplab: the snapshot is not kept unpacked:", error);
+    });
+}
+
+function downloaded(snapshot) {
+  return fetch(snapshot.url)
     .then(function (response) {
       if (!response.ok) throw new Error(snapshot.url + ": " + response.status);
       return response.arrayBuffer();
@@ -90,14 +133,37 @@ function restored(message) {
     .then(function (packed) {
       return crypto.subtle.digest("SHA-256", packed).then(function (digest) {
         if (hex(digest) !== snapshot.sha256) throw new Error("the snapshot's sha256 differs");
+        post({ type: "step", step: "snapshot-file" });
         var stream = new Blob([packed]).stream().pipeThrough(new DecompressionStream("gzip"));
         return new Response(stream).arrayBuffer();
       });
+    });
+}
+
+var SNAPSHOT_LIMIT_MS = 60000; // a restore that takes longer is given up for a normal start
+
+// Python restored from the book's memory snapshot (tcplab-restore.js): the bundle (kept, or
+// downloaded, checked against the manifest's sha256 and gunzipped), restored and checked to
+// answer; any failure rejects, and the caller starts Python the normal way
+function restored(message) {
+  var snapshot = message.snapshot;
+  var fresh = false;
+  var work = kept(snapshot)
+    .then(function (bundle) {
+      if (bundle) return bundle;
+      fresh = true;
+      return downloaded(snapshot);
     })
     .then(function (bundle) {
+      post({ type: "step", step: "snapshot-gunzip" });
       script(snapshot.restore);
       script(message.base + "pyodide.asm.js");
-      return self.tcplabRestore.start(self.loadPyodide, message.base, new Uint8Array(bundle));
+      return self.tcplabRestore
+        .start(self.loadPyodide, message.base, new Uint8Array(bundle))
+        .then(function (loaded) {
+          if (fresh) keep(snapshot, bundle); // in the background, once it has worked
+          return loaded;
+        });
     });
   var timer;
   var late = new Promise(function (resolve, reject) {
