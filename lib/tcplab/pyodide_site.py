@@ -223,7 +223,7 @@ def write_runtime(srcdir: Path, folder: Path) -> Path:
         raise FileNotFoundError(f"no markupsafe sdist in {cache}: run `make setup`")
     wheels.append(_markupsafe_wheel(sdists[-1], target / "pypi").name)
     wheels.append(_tcplab_wheel(srcdir / "lib", target / "pypi", srcdir / "data").name)
-    manifest = {
+    manifest: dict[str, object] = {
         "pyodide": PYODIDE_VERSION,
         "packages": packages,
         "wheels": sorted(wheels),
