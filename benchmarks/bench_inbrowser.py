@@ -29,7 +29,8 @@ the cold start under 6 s, the second chapter under 3 s), ``--runs`` times each:
   panel clicked, until its first chart has drawn.
 
 Each start prints its steps and ``start``: ``snapshot`` (Python restored from the memory
-snapshot the book ships, tcplab.pyodide_site.write_snapshot) or ``full`` (a normal start).
+snapshot the book ships, tcplab.pyodide_site.write_snapshot) or ``full`` (a normal start);
+``--no-snapshot`` serves no snapshot, to time the normal start under the same load.
 
 This is a script, not a test: it asserts nothing about speed.
 """
@@ -118,6 +119,11 @@ def main() -> None:
     parser.add_argument(
         "--targets", action="store_true", help="only the cold start and the second chapter's"
     )
+    parser.add_argument(
+        "--no-snapshot",
+        action="store_true",
+        help="serve no memory snapshot: the normal start, for comparison",
+    )
     args = parser.parse_args()
     runtime = args.html / "_static" / "pyodide"
     if not runtime.exists():
@@ -128,7 +134,8 @@ def main() -> None:
     )
     print(f"runtime size: {count} files, {raw / 1e6:.1f} MB, gzip -6 {packed / 1e6:.1f} MB")
 
-    with serve(args.html) as site:
+    missing = {"_static/pyodide/tcplab-snapshot.gz"} if args.no_snapshot else set()
+    with serve(args.html, missing=missing) as site:
         if args.targets:
             targets(args, site)
         else:

@@ -38,28 +38,26 @@ var tcplabRestore = (function () {
   }
 
   // the extension modules, at their recorded addresses: a preRun step of the new module,
-  // after its wasm is instantiated and before Pyodide restores the memory
-  function preload(module, meta, snapshot, files) {
+  // after its wasm is instantiated and before Pyodide restores the memory; compiled (the
+  // slow part) beforehand, all at once and off this thread as a normal start compiles them,
+  // then instantiated here one by one in their original order
+  function preload(module, meta, snapshot, compiled) {
     if (module.wasmTable.length !== meta.tableBefore) {
       throw new Error("function table " + module.wasmTable.length + ", not " + meta.tableBefore);
     }
     var heap = new Uint32Array(snapshot.buffer, snapshot.byteOffset, 4)[1];
-    meta.libs.forEach(function (lib) {
-      var bytes = files[lib.name];
-      if (!bytes) throw new Error("snapshot bundle: no " + lib.name);
+    meta.libs.forEach(function (lib, index) {
       // the library's handle (emscripten's struct dso: loaded, memory and table base) as it was
       module.HEAPU8.set(snapshot.subarray(heap + lib.handle, heap + lib.handle + 64), lib.handle);
-      var reader = { findObject: function () { return true; }, readFile: function () { return bytes; } };
-      module.loadDynamicLibrary(
-        lib.name,
-        { loadAsync: false, nodelete: true, allowUndefined: true, global: lib.global, fs: reader },
-        lib.global ? null : {},
-        lib.handle
-      );
+      var dso = module.newDSO(lib.name, lib.handle, "loading");
+      dso.refcount = Infinity;
+      dso.global = lib.global;
+      var flags = { loadAsync: false, nodelete: true, allowUndefined: true, global: lib.global };
+      var scope = lib.global ? null : {};
+      dso.exports = module.loadWebAssemblyModule(compiled[index], flags, lib.name, scope, lib.handle);
+      if (lib.global) module.mergeLibSymbols(dso.exports, lib.name);
       var name = lib.name.split("/").pop();
-      if (!module.LDSO.loadedLibsByName[name]) {
-        module.LDSO.loadedLibsByName[name] = module.LDSO.loadedLibsByName[lib.name];
-      }
+      if (!module.LDSO.loadedLibsByName[name]) module.LDSO.loadedLibsByName[name] = dso;
     });
     if (module.wasmTable.length !== meta.tableAfter) {
       throw new Error("function table " + module.wasmTable.length + ", not " + meta.tableAfter);
@@ -73,7 +71,8 @@ var tcplabRestore = (function () {
 
   // Python from the bundle's snapshot: loadPyodide and _createPyodideModule (pyodide.asm.js)
   // must be loaded. Resolves to the interpreter, checked to work; rejects on any mismatch.
-  function start(loadPyodide, indexURL, bundle) {
+  // progress(step), if given, hears "snapshot-memory" once the memory is restored.
+  function start(loadPyodide, indexURL, bundle, progress) {
     var found = unpack(bundle);
     var meta = found.meta;
     var files = found.files;
@@ -81,7 +80,14 @@ var tcplabRestore = (function () {
     if (!snapshot) throw new Error("snapshot bundle: no snapshot.bin");
     var create = globalThis._createPyodideModule;
     if (typeof create !== "function") throw new Error("pyodide.asm.js is not loaded");
+    var compiled = Promise.all(
+      meta.libs.map(function (lib) {
+        if (!files[lib.name]) throw new Error("snapshot bundle: no " + lib.name);
+        return WebAssembly.compile(files[lib.name]);
+      })
+    );
     var refuse;
+    var ready = null; // the compiled extension modules
     // an error in a preRun step is caught and only logged by Pyodide's wasm loader (the start
     // would then wait forever): it rejects this instead
     var refused = new Promise(function (resolve, reject) {
@@ -91,7 +97,7 @@ var tcplabRestore = (function () {
       globalThis._createPyodideModule = create;
       settings.preRun.unshift(function (module) {
         try {
-          preload(module, meta, snapshot, files);
+          preload(module, meta, snapshot, ready);
         } catch (error) {
           refuse(error);
           throw error;
@@ -99,17 +105,37 @@ var tcplabRestore = (function () {
       });
       return create(settings);
     };
-    var started = loadPyodide({ indexURL: indexURL, _loadSnapshot: snapshot });
+    // compiled first: instantiated in a preRun step that waits for nothing, so that they
+    // take the function table where they had it (a later step adds to it)
+    var started = compiled.then(function (modules) {
+      ready = modules;
+      return loadPyodide({ indexURL: indexURL, _loadSnapshot: snapshot });
+    });
     return Promise.race([started, refused])
       .finally(function () {
         globalThis._createPyodideModule = create;
       })
       .then(function (python) {
-        Object.keys(files).forEach(function (path) {
-          if (path === "snapshot.bin") return;
+        if (progress) progress("snapshot-memory");
+        // the files in one copy of their own (not the snapshot's memory image, which is
+        // then free), each file a view of it that the file system keeps without copying
+        var names = Object.keys(files).filter(function (path) {
+          return path !== "snapshot.bin";
+        });
+        var first = names.length ? files[names[0]].byteOffset : 0;
+        var last = names.length ? files[names[names.length - 1]] : null;
+        var end = last ? last.byteOffset + last.length : 0;
+        var own = new Uint8Array(bundle.buffer.slice(first, end));
+        var made = {};
+        names.forEach(function (path) {
           var folder = path.replace(/\/[^/]*$/, "");
-          python.FS.mkdirTree(folder);
-          python.FS.writeFile(path, files[path]);
+          if (!made[folder]) {
+            python.FS.mkdirTree(folder);
+            made[folder] = true;
+          }
+          var data = files[path];
+          var view = own.subarray(data.byteOffset - first, data.byteOffset - first + data.length);
+          python.FS.writeFile(path, view, { canOwn: true });
         });
         var answer = python.runPython(meta.check);
         if (answer !== meta.answer) {

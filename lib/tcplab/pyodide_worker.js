@@ -159,7 +159,9 @@ function restored(message) {
       script(snapshot.restore);
       script(message.base + "pyodide.asm.js");
       return self.tcplabRestore
-        .start(self.loadPyodide, message.base, new Uint8Array(bundle))
+        .start(self.loadPyodide, message.base, new Uint8Array(bundle), function (step) {
+          post({ type: "step", step: step });
+        })
         .then(function (loaded) {
           if (fresh) keep(snapshot, bundle); // in the background, once it has worked
           return loaded;
