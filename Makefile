@@ -15,7 +15,7 @@ export OMP_NUM_THREADS ?= 1
 export OPENBLAS_NUM_THREADS ?= 1
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: help system browser setup book book-student pdf binder-check colab colab-check labs test test-fast lint data bench serve pins clean
+.PHONY: help system browser setup book book-student pdf site binder-check colab colab-check notebook-check labs test test-fast lint data bench serve pins clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -58,6 +58,8 @@ PARALLEL ?= -n $(shell nproc 2>/dev/null || echo 2) --dist loadgroup
 
 # every notebook cell has its own limit (_config.yml: execute.timeout); the whole build has this
 BOOK_TIMEOUT := 1800
+# printing the whole book to PDF (headless Chromium, every page drawn): about 2 min here
+PDF_TIMEOUT := 900
 
 book: setup  ## build the HTML book into _build/html from the data shipped in data/
 	timeout $(BOOK_TIMEOUT) $(BIN)/jupyter-book build . --all --warningiserror --nitpick --keep-going
@@ -65,21 +67,32 @@ book: setup  ## build the HTML book into _build/html from the data shipped in da
 
 book-student: setup  ## the students' edition: the same book without the exercises' solutions, in _build/student
 	@mkdir -p _build
-	$(BIN)/python tools/student_config.py _build/student-config.yml
+	timeout 120 $(BIN)/python tools/student_config.py _build/student-config.yml
 	timeout $(BOOK_TIMEOUT) $(BIN)/jupyter-book build . --config _build/student-config.yml \
 		--path-output _build/student --warningiserror --nitpick --keep-going
-	$(BIN)/python tools/check_student.py _build/student/_build/html
+	timeout 120 $(BIN)/python tools/check_student.py _build/student/_build/html
 	@echo "Built: $(abspath _build/student/_build/html/index.html)"
 
 pdf: browser  ## the whole book as one A4 PDF, printed offline by headless Chromium from _build/html (run make book first)
 	@test -f _build/html/index.html || { echo "no book yet: run make book" >&2; exit 1; }
-	$(BIN)/python tools/book_pdf.py _build/html _build/pdf/tcplab.pdf
+	timeout $(PDF_TIMEOUT) $(BIN)/python tools/book_pdf.py _build/html _build/pdf/tcplab.pdf
+
+# the site to publish: `make book` (which writes the chapters' notebooks, their wheel and the
+# downloads page into it, a few seconds), the students' edition and the PDF, placed inside it
+site: setup browser  ## the site to publish: the book with the students' edition (student/), the whole-book PDF (tcplab.pdf) and the notebooks (notebooks/) inside _build/html
+	$(MAKE) --no-print-directory book
+	$(MAKE) --no-print-directory book-student
+	$(MAKE) --no-print-directory pdf
+	timeout 300 $(BIN)/python tools/place_site.py _build/html _build/student/_build/html _build/pdf/tcplab.pdf
+	@echo "Site: $(abspath _build/html) (make serve to browse it)"
 
 colab: setup  ## each chapter as a Colab notebook (first cell installs the book) in _build/colab; tools/publish-colab commits them to the notebooks branch
-	$(BIN)/python tools/colab_notebooks.py _build/colab
+	timeout 300 $(BIN)/python tools/colab_notebooks.py _build/colab
 
-colab-check: setup  ## replay a reader's Colab session: a fresh kernel with nothing installed runs a chapter's Colab notebook
-	PYTHON=$(PYTHON) tools/colab-check _build/colab-check
+notebook-check: setup  ## replay a reader's download: a chapter's notebook alone, in a fresh venv with nothing installed, installs the book from the site's wheel and runs
+	PYTHON=$(PYTHON) timeout 1200 tools/notebook-check _build/notebook-check
+
+colab-check: notebook-check  ## the same notebook is Colab's: the replay above
 
 labs: setup  ## the five course labs (Otter-Grader) in _build/labs: student notebooks, autograders; grading: tools/labs.py grade
 	$(BIN)/python tools/labs.py build _build/labs

@@ -241,14 +241,26 @@
       if (line) out.push(line);
       return out;
     }
+    // a title given as lines keeps its breaks; a line still too long breaks again
+    function wrapped(text) {
+      if (typeof text === "string") return text.length > perLine ? lines(text) : null;
+      if (!Array.isArray(text)) return null;
+      var long = text.some(function (line) {
+        return typeof line === "string" && line.length > perLine;
+      });
+      if (!long) return null;
+      return text.reduce(function (out, line) {
+        return out.concat(typeof line === "string" && line.length > perLine ? lines(line) : [line]);
+      }, []);
+    }
     function visit(node) {
       if (!node || typeof node !== "object" || Array.isArray(node)) return;
       var title = node.title;
-      if (typeof title === "string" && title.length > perLine) {
-        node.title = lines(title);
-        changed = true;
-      } else if (title && typeof title.text === "string" && title.text.length > perLine) {
-        title.text = lines(title.text);
+      var text = title && typeof title === "object" && !Array.isArray(title) ? title.text : title;
+      var broken = wrapped(text);
+      if (broken) {
+        if (text === title) node.title = broken;
+        else title.text = broken;
         changed = true;
       }
       ["spec", "vconcat", "hconcat", "concat", "layer"].forEach(function (key) {
@@ -342,6 +354,9 @@
     if (isDark()) {
       options.theme = "dark";
       options.config.text = { color: "#e6e6e6" };
+      // a legend without a colour scale (shapes, dashes) draws its symbols in Vega-Lite's
+      // base colour, black: light grey instead
+      options.config.legend = { symbolBaseFillColor: "#e6e6e6", symbolBaseStrokeColor: "#e6e6e6" };
       options.config.background = "transparent";
     }
     return options;

@@ -146,6 +146,15 @@ LAYOUT = """() => {
       sticksOut: Math.round(Math.max(drawn.right - Math.min(own.right, right), 0)),
       scale: chart.dataset.fitScale ? parseFloat(chart.dataset.fitScale) : 1,
       clashes: clashes(svg),
+      // legend symbols drawn black (on a dark page they vanish)
+      black: svg.tagName.toLowerCase() !== 'svg' ? 0 : [...svg.querySelectorAll(
+        'g.role-legend-symbol path')].filter(p => ['black', '#000', '#000000'].includes(
+        p.getAttribute('fill')) || ['black', '#000', '#000000'].includes(
+        p.getAttribute('stroke'))).length,
+      // a guide's label Vega cut at its label limit (it ends in an ellipsis)
+      cut: svg.tagName.toLowerCase() !== 'svg' ? [] : [...svg.querySelectorAll(
+        GUIDES + ', g.role-column-header text, g.role-row-header text')]
+        .filter(t => shown(t) && t.textContent.trim().endsWith('\u2026')).map(t => t.textContent),
     };
   });
   return {pageWidth: root.scrollWidth, viewport: root.clientWidth, charts};
@@ -161,6 +170,10 @@ NAMES = """() => [...document.querySelectorAll('.tcplab-chart')].map(chart => {
     menu: summary ? summary.getAttribute('aria-label') || '' : null,
   };
 })"""
+
+#: a chart shrunk as a whole picture keeps at least this share of its size (12 px text stays
+#: above 10.8 px); below it, the chart must restack instead (tcplab-charts.js)
+MIN_SCALE = 0.9
 
 #: an A4 page (210 mm at 96 px per inch, 794 px) less Chromium's default print margins
 A4_PRINTABLE = 794 - 2 * 38

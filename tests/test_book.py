@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -41,7 +42,13 @@ def external_resources(page: str) -> list[str]:
 
 
 def _pages(html: Path) -> list[Path]:
-    return sorted(p for p in html.rglob("*.html") if "_static" not in p.parts)
+    """The book's pages; in a site that make site assembled, not the students' edition's
+    (student/: a second book with the same numbers, checked by tools/check_student.py)."""
+    return sorted(
+        p
+        for p in html.rglob("*.html")
+        if "_static" not in p.parts and p.relative_to(html).parts[0] != "student"
+    )
 
 
 def test_book_builds_with_every_page(built_book: Path) -> None:
@@ -83,8 +90,11 @@ def test_every_notebook_chapter_offers_its_notebook_for_download(built_book: Pat
     assert notebooks
     for stem in notebooks:
         page = (built_book / "chapters" / f"{stem}.html").read_text(encoding="utf-8")
-        assert f'href="../_sources/chapters/{stem}.ipynb"' in page, f"{stem}: no .ipynb download"
-        assert (built_book / "_sources" / "chapters" / f"{stem}.ipynb").exists()
+        # the notebook as the site offers it: it installs the book (tcplab.offline), no clone
+        assert f'href="../notebooks/{stem}.ipynb"' in page, f"{stem}: no .ipynb download"
+        notebook = json.loads((built_book / "notebooks" / f"{stem}.ipynb").read_text())
+        assert notebook["cells"][0]["metadata"]["tags"] == ["tcplab-colab-setup"], stem
+        assert "_sources/chapters/" not in page.split("download-notebook-button")[0][-400:]
         assert "mybinder.org" in page, f"{stem}: no launch button"
         colab = colab_url(REPOSITORY, f"chapters/{stem}")
         assert f'href="{colab}"' in page, f"{stem}: no Colab link to its notebook"
@@ -109,3 +119,38 @@ def test_figures_are_numbered_per_chapter(built_book: Path) -> None:
         chapters[name] = parts[0][0]
     assert chapters, "no numbered figure in the book"
     assert len(set(chapters.values())) == len(chapters), chapters
+
+
+def test_no_two_regions_of_a_page_share_a_name(built_book: Path) -> None:
+    """A screen reader lists a page's regions by name: two named alike cannot be told apart
+    (axe's landmark-unique; tcp-microscope had three "Paper vs. book" regions)."""
+    alike = []
+    for page in sorted(built_book.glob("chapters/*.html")):
+        text = page.read_text(encoding="utf-8")
+        names = re.findall(r'<div[^>]*role="region"[^>]*aria-label="([^"]*)"', text)
+        repeated = sorted({n for n in names if names.count(n) > 1})
+        alike += [f"{page.name}: {n!r} x{names.count(n)}" for n in repeated]
+    assert not alike, "\n".join(alike)
+
+
+def test_the_site_offers_the_wheel_the_zip_and_a_downloads_page_the_intro_links(
+    built_book: Path,
+) -> None:
+    """Every build (make book too) carries the notebooks' wheel, their zip and the downloads
+    page; the introduction's links to them land on files; the page says how to get the
+    students' edition and the PDF, which only make site adds (tools/place_site.py)."""
+    from tcplab.launch import wheel_name
+    from tcplab.offline import DOWNLOADS, PDF, STUDENT, ZIP
+
+    assert (built_book / "notebooks" / wheel_name()).is_file()
+    assert (built_book / "notebooks" / ZIP).is_file()
+    intro = built_book / "chapters" / "intro.html"
+    hrefs = re.findall(r'href="(\.\./(?:notebooks|downloads)/[^"#]+)"', intro.read_text())
+    assert {"../downloads/index.html", f"../notebooks/{ZIP}"} <= set(hrefs)
+    assert all((intro.parent / h).resolve().is_file() for h in hrefs), hrefs
+    page = (built_book / DOWNLOADS).read_text(encoding="utf-8")
+    for thing in (STUDENT, PDF):
+        if (built_book / thing).exists():  # a site assembled by make site
+            assert f'href="../{thing}"' in page, thing
+        else:
+            assert f'href="../{thing}"' not in page and "make site" in page, thing

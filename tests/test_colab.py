@@ -1,6 +1,7 @@
-"""The Colab route (tcplab.launch): each chapter as a notebook whose first cell installs the
-book where it is missing, the pages' links to those notebooks, and a replay of a reader's
-Colab session (tools/colab-check: a fresh kernel with nothing of the book installed)."""
+"""A chapter as a notebook that runs outside a clone (tcplab.launch): downloaded from the site
+or opened in Colab, its first cell installs the book where it is missing; the pages' Colab
+links; and a replay of a reader's download (tools/notebook-check: the notebook alone, a fresh
+venv with nothing of the book installed, the wheel fetched from the site)."""
 
 from __future__ import annotations
 
@@ -17,21 +18,25 @@ from tcplab.launch import (
     RUNTIME_PACKAGES,
     colab_notebook,
     colab_url,
+    drop_solutions,
     notebook_chapters,
+    runtime_pins,
     setup_cell_source,
+    wheel_name,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
 REPOSITORY = "https://github.com/tcplab/tcplab"
+PINS = runtime_pins(ROOT / "requirements.txt")
 
 
 def test_every_notebook_chapter_becomes_a_colab_notebook_with_the_setup_first() -> None:
     chapters = notebook_chapters(ROOT)
     assert len(chapters) >= 10
     for chapter in chapters:
-        notebook = colab_notebook(chapter, REPOSITORY)
+        notebook = colab_notebook(chapter, REPOSITORY, PINS)
         source = jupytext.read(chapter)
-        assert notebook.cells[0].source == setup_cell_source(REPOSITORY), chapter.name
+        assert notebook.cells[0].source == setup_cell_source(REPOSITORY, PINS), chapter.name
         assert [c.source for c in notebook.cells[1:]] == [c.source for c in source.cells]
         code = [c for c in notebook.cells if c.cell_type == "code"]
         assert all(c.outputs == [] and c.execution_count is None for c in code), chapter.name
@@ -39,21 +44,53 @@ def test_every_notebook_chapter_becomes_a_colab_notebook_with_the_setup_first() 
 
 
 def test_the_setup_pins_every_runtime_package_from_requirements() -> None:
-    pinned = {
-        line.split("==")[0]
+    pinned = dict(
+        line.split("==", 1)
         for line in (ROOT / "requirements.txt").read_text().splitlines()
         if "==" in line
-    }
-    assert set(RUNTIME_PACKAGES) <= pinned
-    assert "'https://github.com/tcplab/tcplab'" in setup_cell_source(REPOSITORY)
+    )
+    assert set(RUNTIME_PACKAGES) <= set(pinned)
+    assert PINS == {name: pinned[name] for name in RUNTIME_PACKAGES}
+    cell = setup_cell_source(REPOSITORY, PINS, site="https://book.example/tcplab/")
+    assert "'https://github.com/tcplab/tcplab'" in cell
+    assert "SITE = 'https://book.example/tcplab/'" in cell
+    assert f"WHEEL = {wheel_name()!r}" in cell
+    assert all(f"{name!r}: {version!r}" in cell for name, version in PINS.items())
+
+
+def test_a_package_without_a_pin_is_named(tmp_path: Path) -> None:
+    requirements = tmp_path / "requirements.txt"
+    requirements.write_text("numpy==2.0.0\n")
+    with pytest.raises(ValueError, match="no pin for pandas"):
+        runtime_pins(requirements)
+
+
+def test_the_students_notebooks_keep_the_exercises_and_drop_every_solution() -> None:
+    """Counted on the Markdown: each chapter's exercises stay, and no solution directive (plain
+    or gated, with its code cells) is left; the text between two exercises is kept."""
+    solutions = 0
+    for chapter in notebook_chapters(ROOT):
+        text = chapter.read_text(encoding="utf-8")
+        solutions += text.count("```{solution")
+        notebook = colab_notebook(chapter, REPOSITORY, PINS, solutions=False)
+        kept = "".join(cell.source for cell in notebook.cells)
+        assert kept.count("```{exercise}") == text.count("```{exercise}"), chapter.name
+        assert "{solution" not in kept, chapter.name
+        assert "```{solution" not in drop_solutions(text), chapter.name
+    assert solutions >= 30  # the book has 38 exercises, nearly all with a solution
+    sample = "a\n```{solution} x\n:class: dropdown\n\nsecret\n```\nb\n"
+    assert drop_solutions(sample) == "a\nb\n"
 
 
 def test_the_setup_cell_does_nothing_where_tcplab_is_installed(tmp_path: Path) -> None:
-    """Run here (tcplab importable) from an empty folder with an unreachable repository: it
-    must neither clone nor install (a clone would fail and raise)."""
+    """Run here (tcplab importable, from this clone: no results in the package) from an empty
+    folder with an unreachable repository and site: it must neither clone, fetch nor install
+    (each would fail and raise), nor point TCPLAB_DATA anywhere."""
     env = {**os.environ, "TCPLAB_REPOSITORY": str(tmp_path / "no-such-repository")}
+    env.pop("TCPLAB_DATA", None)
+    cell = setup_cell_source(REPOSITORY, PINS, site="http://127.0.0.1:9/")
     done = subprocess.run(
-        [sys.executable, "-c", setup_cell_source(REPOSITORY)],
+        [sys.executable, "-c", cell + "\nprint('TCPLAB_DATA', os.environ.get('TCPLAB_DATA'))"],
         cwd=tmp_path,
         env=env,
         capture_output=True,
@@ -62,6 +99,7 @@ def test_the_setup_cell_does_nothing_where_tcplab_is_installed(tmp_path: Path) -
     )
     assert done.returncode == 0, done.stderr
     assert list(tmp_path.iterdir()) == []
+    assert done.stdout.strip() == "TCPLAB_DATA None"
 
 
 def test_colab_links_open_the_notebooks_branch() -> None:
@@ -81,19 +119,21 @@ def test_colab_refuses_a_repository_it_cannot_open(repository: str) -> None:
 
 
 @pytest.mark.notebooks
-def test_a_chapter_runs_in_a_colab_like_kernel_with_nothing_installed(tmp_path: Path) -> None:
-    """tools/colab-check: fresh venv with only ipykernel and papermill, the sawtooth notebook
-    from an empty folder; its first cell clones this repository (committed HEAD) and installs;
-    the chapter must read the clone's shipped results (none stored elsewhere)."""
+def test_a_downloaded_notebook_runs_alone_in_a_fresh_venv(tmp_path: Path) -> None:
+    """tools/notebook-check: fresh venv with only ipykernel and papermill; the site's notebooks
+    folder served on 127.0.0.1; the sawtooth notebook alone in an empty folder. Its first cell
+    fetches the wheel from the site (a clone would fail), the chapter reads the results the wheel
+    carries and draws; then the zip's wheel beside the notebook installs it again."""
     done = subprocess.run(
-        [str(ROOT / "tools" / "colab-check"), str(tmp_path / "colab")],
+        [str(ROOT / "tools" / "notebook-check"), str(tmp_path / "download")],
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=900,
     )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]
-    assert "nothing installed, on the shipped results" in done.stdout
+    assert "the zip route installed the wheel beside the notebook" in done.stdout
+    assert "ran in a fresh venv with nothing installed" in done.stdout
 
 
 def test_no_chapter_runs_the_tcplab_command_through_path() -> None:

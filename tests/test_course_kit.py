@@ -40,6 +40,11 @@ def test_chapter_opens_with_objectives_and_ends_with_a_summary(chapter: Path) ->
     objectives = text.find(":::{admonition} Learning objectives")
     first_section = text.find("\n## ")
     assert 0 <= objectives < first_section, f"{chapter.name}: no learning objectives at the top"
+    # the reader's report (2026-11-27): chapters 5 and 7 said what they teach, not what they need
+    prerequisites = text.find("**Prerequisites:**")
+    assert objectives < prerequisites < first_section, (
+        f"{chapter.name}: no prerequisites at the top"
+    )
     assert "\n## Summary\n" in text, f"{chapter.name}: no '## Summary' section"
 
 

@@ -146,3 +146,18 @@ def test_stacked_figures_captions_never_say_sideways_or_grid_places(stem: str) -
 def test_every_chapter_is_held_to_one_caption_rule() -> None:
     chapters = {p.stem for p in CHAPTERS if captions(p.read_text(encoding="utf-8"))}
     assert chapters <= set(POSITIONS_CHECKED) | set(STACKED), chapters - set(POSITIONS_CHECKED)
+
+
+#: ASCII maths a chart or axis title might type: "N^2", "x_i", "eta" (the reader's report:
+#: titles wrote "2^i", "c / eta" while the prose sets the same symbols with MathJax)
+ASCII_MATHS = re.compile(r"\^|\b[A-Za-z]_[A-Za-z0-9]\b|\b(?:eta|beta|rho|sigma|alpha)\b")
+CHART_CODE = sorted((ROOT / "lib" / "tcplab" / "chapters").glob("*/*.py"))
+
+
+@pytest.mark.parametrize("module", CHART_CODE, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_chart_and_axis_titles_set_maths_in_unicode(module: Path) -> None:
+    """Titles a reader sees on a chart (``title="..."``) write their symbols as the prose
+    does, in Unicode (nᵢ = (2p)ⁱ n₀, c/η, RTT²), never in ASCII maths."""
+    titles = re.findall(r'\btitle="([^"]*)"', module.read_text(encoding="utf-8"))
+    typed = [t for t in titles if ASCII_MATHS.search(t)]
+    assert not typed, typed

@@ -4,6 +4,8 @@ writes to the kernel's shell channel mid-cell, which can leave papermill waiting
 
 from __future__ import annotations
 
+import html
+import re
 from collections.abc import Callable, Iterator
 
 import altair as alt
@@ -12,6 +14,7 @@ import pandas as pd
 import pytest
 
 from tcplab import cache, widgets
+from tcplab.chapters.bmc import lawpanel as bmc_lawpanel
 from tcplab.chapters.bmc import panel as bmc_panel
 from tcplab.chapters.insensitivity import panel as insensitivity_panel
 from tcplab.chapters.lee import panel as lee_panel
@@ -29,6 +32,7 @@ PANELS: dict[str, Callable[[], widgets.LivePanel]] = {
     "morris": lambda: morris_panel.morris_panel(flows=5),
     "lu": lambda: lu_panel.tame_panel(cache.load(cache.Entry("lu-scenarios"))[0]),
     "bmc": bmc_panel.manager_panel,
+    "bmc-law": bmc_lawpanel.law_panel,
     "lee": lambda: lee_panel.transfers_panel(flows=3),
 }
 
@@ -83,3 +87,30 @@ def test_the_packets_panel_draws_at_the_largest_n_it_offers() -> None:
     shortest = int(control["seconds"].minimum)
     chart = spec.draw(most, "droptail", 5, "random", shortest, 0).to_dict()
     assert "connection" in str(chart) and f"{most} connections" in chart["description"]
+
+
+@pytest.mark.parametrize("name", sorted(PANELS))
+def test_the_live_chart_has_a_name_that_says_what_it_was_drawn_for(name: str) -> None:
+    """A live chart has no figure caption to be named by: its description (the SVG's
+    aria-label in the page) says what it shows and carries the controls' values, in the
+    notebook's panel and in the page's runtime (the reader's report: the live charts of
+    weighted-aimd and taming-parallel-tcp had an empty name)."""
+    from tcplab.inbrowser import load_spec
+
+    panel = PANELS[name]()
+    target = re.search(r'data-panel="([^"]+)"', panel.browser)
+    assert target, f"{name}: the panel does not run in a browser"
+    spec = load_spec(html.unescape(target.group(1)))
+    changed = {  # the last option of each drop-down, the least value of each number
+        c.name: c.options[-1] if c.kind == "choice" else c.minimum
+        for c in spec.controls
+        if c.kind in ("choice", "int", "float")
+    }
+    for values in (spec.values(), {**spec.values(), **changed}):
+        try:
+            described = spec.chart(**values).to_dict().get("description", "")
+        except ValueError:  # a combination the model refuses: the panel shows one line
+            continue
+        assert len(described) > 40, f"{name}: {described!r}"
+        shown = [v for v in values.values() if str(v) in described]
+        assert shown, f"{name}: none of {values} in {described!r}"

@@ -5,7 +5,7 @@ held to the same rules.
 * At 1400 px and at 400 px no chart is wider than its column, printed on A4 none is cut,
   none is shrunk as a picture below :data:`MIN_SCALE` (its text would become too small to
   read), and at 400 px no page scrolls sideways; no label a chart writes on its plot runs
-  into an axis, a legend or a title.
+  into an axis, a legend or a title, and no axis, legend or facet label is cut short.
 * Every chart's SVG has an accessible name that says what it shows (not Vega's default), and
   its save menu a label.
 * axe-core (pinned in package-lock.json, injected from node_modules) finds no serious or
@@ -23,14 +23,11 @@ import json
 
 import pytest
 
-from browser_tools import AXE, LOOKS, PageSurvey, Visit, axe_violations
+from browser_tools import AXE, LOOKS, MIN_SCALE, PageSurvey, Visit, axe_violations
 
 pytestmark = pytest.mark.browser
 
 WIDTHS = (1400, 400)
-#: a chart shrunk as a whole picture keeps at least this share of its size (12 px text stays
-#: above 10.8 px); below it, the chart must restack instead (tcplab-charts.js)
-MIN_SCALE = 0.9
 #: Vega's name for a chart without a description: no name at all for a reader
 VEGA_DEFAULT_NAME = "Vega visualization"
 
@@ -117,6 +114,31 @@ def test_no_chart_label_runs_into_an_axis_a_legend_or_a_title(
     for look, path, layout in looks:
         for chart in (layout or {}).get("charts", []):
             problems += [f"{look}, {path}, {chart['figure']}: {c}" for c in chart["clashes"]]
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("look_survey", LOOKS, indirect=True)
+def test_no_axis_legend_or_header_label_is_cut(look_survey: list[PageSurvey]) -> None:
+    """A category label, legend entry or facet header is shown whole: Vega cuts a label
+    longer than its limit and ends it with an ellipsis ("RED: no forced drops above...",
+    Fig. 6.1, reader's report defect 9); one test per look."""
+    problems = _stopped(look_survey)
+    for record in look_survey:
+        look = f"{record.width} px{' dark' if record.dark else ''}"
+        for chart in (record.layout or {}).get("charts", []):
+            problems += [f"{look}, {record.path}, {chart['figure']}: {t!r}" for t in chart["cut"]]
+    assert not problems, "\n".join(problems)
+
+
+def test_no_legend_symbol_is_black_on_a_dark_page(night_survey: list[PageSurvey]) -> None:
+    """In dark mode a legend without a colour scale (shapes: "class 1", "class 2",
+    "aggregate" in Fig. 2.2) drew its symbols black on the near-black page (reader's report,
+    section 3): they are light grey there."""
+    problems = _stopped(night_survey)
+    for record in night_survey:
+        for chart in (record.layout or {}).get("charts", []):
+            if chart["black"]:
+                problems.append(f"{record.path}, {chart['figure']}: {chart['black']} black symbols")
     assert not problems, "\n".join(problems)
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import nbformat
 import yaml
 
-from tcplab.launch import colab_notebook, notebook_chapters
+from tcplab.launch import colab_notebook, notebook_chapters, runtime_pins
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -18,11 +18,13 @@ ROOT = Path(__file__).resolve().parents[1]
 def main(target: str) -> None:
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     repository = config["repository"]["url"]
+    site = (config.get("html") or {}).get("baseurl", "")  # where the notebooks fetch the wheel
+    pins = runtime_pins(ROOT / "requirements.txt")
     out = Path(target) / "chapters"
     out.mkdir(parents=True, exist_ok=True)
     for chapter in notebook_chapters(ROOT):
         path = out / f"{chapter.stem}.ipynb"
-        nbformat.write(colab_notebook(chapter, repository), path)
+        nbformat.write(colab_notebook(chapter, repository, pins, site=site), path)
         print(path)
 
 

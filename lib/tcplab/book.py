@@ -16,6 +16,7 @@ from pathlib import Path
 from sphinx.application import Sphinx
 from sphinx.config import Config
 
+from tcplab import offline
 from tcplab.launch import colab_url
 from tcplab.pyodide_site import write_runtime, write_service_worker
 
@@ -91,6 +92,27 @@ def _add_assets(app: Sphinx, config: Config) -> None:
     root = srcdir / "_build" / ".tcplab-root"  # copied into the book's root, beside index.html
     write_service_worker(runtime, root)
     config.html_extra_path = [*config.html_extra_path, str(root)]
+    _add_offline(app, config)
+
+
+def _add_offline(app: Sphinx, config: Config) -> None:
+    """Put into the book's root (:mod:`tcplab.offline`) the chapters as notebooks that install
+    the book, the wheel they install, both in a zip, and the page that lists them with the
+    students' edition and the PDF (``make site`` adds those two and rewrites the page). The
+    students' edition (``hide_solutions``) gets notebooks without solutions. A few seconds."""
+    srcdir = Path(app.srcdir)
+    folder = Path(app.outdir).parent / ".tcplab-offline"  # one per edition
+    if folder.exists():
+        shutil.rmtree(folder)
+    repository = (config.html_theme_options or {}).get("repository_url", "")
+    student = bool(getattr(config, "hide_solutions", False))
+    site = getattr(config, "html_baseurl", "") or ""
+    offline.write_notebooks(
+        srcdir, folder / offline.NOTEBOOKS, repository, site=site, solutions=not student
+    )
+    title = config.html_title or config.project
+    offline.write_downloads_page(folder, title, student=student, site=site)
+    config.html_extra_path = [*config.html_extra_path, str(folder)]
 
 
 def _drop_duplicate_scripts(
@@ -144,6 +166,23 @@ def _add_colab_button(
             )
 
 
+def _offer_offline_notebook(
+    app: Sphinx, pagename: str, templatename: str, context: dict, doctree: object
+) -> None:
+    """The theme's ".ipynb" download gives the page's notebook as the site offers it
+    (``notebooks/NAME.ipynb``: it installs the book itself, :mod:`tcplab.offline`), not the
+    executed copy in ``_sources``, which runs only in a clone."""
+    if "ipynb_source" not in context:
+        return
+    name = pagename.rsplit("/", 1)[-1]
+    url = f"{context['pathto'](offline.NOTEBOOKS, 1)}/{name}.ipynb"
+    for group in context.get("header_buttons", []):
+        for button in group.get("buttons", []):
+            if button.get("label") == "download-notebook-button":
+                button["url"] = url
+                button["tooltip"] = "Download this chapter as a notebook that installs the book"
+
+
 def student_config(config: dict) -> dict:
     """The students' edition of the book's configuration (``config``: the parsed
     _config.yml): the same book with every exercise's solution left out (sphinx-exercise's
@@ -181,5 +220,6 @@ def setup(app: Sphinx) -> dict[str, object]:
     app.connect("html-page-context", _drop_duplicate_scripts, priority=900)  # after the rest
     app.connect("html-page-context", _fix_citation_roles)
     app.connect("html-page-context", _add_colab_button, priority=502)  # after the theme's 501
+    app.connect("html-page-context", _offer_offline_notebook, priority=502)
     app.add_js_file(VEGA_BUNDLE)  # _static/tcplab-charts.js and tcplab.css: Jupyter Book adds them
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -155,6 +155,7 @@ def claims_html(claims: Iterable[Claim], caption: str = CLAIMS_CAPTION) -> str:
         for h in ("What the paper says (where)", "Paper", "Book", "Check", "Agrees?")
     )
     body = []
+    claims = list(claims)
     for c in claims:
         decimals = claim_decimals(c.tolerance)
         if is_yes_no(c):
@@ -187,7 +188,10 @@ def claims_html(claims: Iterable[Claim], caption: str = CLAIMS_CAPTION) -> str:
         f'those this table does not hold: <a href="{LEDGER_PAGE}">What this book '
         "reproduces</a>.</p>"
     )
-    return tables._scroll_box(table, "Paper vs. book") + ledger
+    # a page with several of these tells their regions apart by their first claim (axe:
+    # landmark-unique; the reader's report found three regions named "Paper vs. book")
+    name = f"Paper vs. book: {claims[0].claim}" if claims else "Paper vs. book"
+    return tables._scroll_box(table, name) + ledger
 
 
 #: the back-matter page with every chapter's ledger (chapters/reproduces.md)

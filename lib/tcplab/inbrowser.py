@@ -96,7 +96,7 @@ def chart_html(target: str, values: str) -> str:
     except ValueError as error:
         raise ValueError(f"{target}: {error}") from None
     try:
-        chart = spec.draw(**{**spec.values(), **given})
+        chart = spec.chart(**{**spec.values(), **given})
     except ValueError as error:
         return f'<p class="tcplab-panel-error">error: {html.escape(str(error))}</p>'
     return charts.to_html(chart.to_dict())

@@ -1,16 +1,30 @@
-"""Opening a chapter in Google Colab.
+"""A chapter as a notebook that runs outside a clone: downloaded from the book's site, or opened
+in Google Colab.
 
-Colab opens notebooks (``.ipynb``) from a GitHub repository, not the book's MyST-Markdown
-chapters. ``make colab`` writes each chapter as a notebook with no outputs whose first cell
-fetches the book's repository (its code and the results shipped in ``data/``) and installs
-the ``tcplab`` package and whatever of its run-time pins the machine lacks; ``tools/publish-colab``
-commits them to the repository's :data:`NOTEBOOK_BRANCH`, and each chapter page's launch menu
-links to its notebook there (:func:`colab_url`). Where ``tcplab`` is already importable (a
-clone, Binder, the book's build) the first cell does nothing.
+Colab opens notebooks (``.ipynb``) from a GitHub repository, and a reader who downloads a page's
+notebook gets a file with nothing beside it; the book's chapters are MyST-Markdown files that
+import ``tcplab`` and read the results shipped in ``data/``. :func:`colab_notebook` writes a
+chapter as a notebook with no outputs whose first cell (:func:`setup_cell_source`) installs what
+the chapter needs where ``tcplab`` is missing: the run-time pins this machine lacks, then
+``tcplab`` itself from the first of
+
+1. the book's wheel next to the notebook (``tcplab-VERSION-py3-none-any.whl``: the site's
+   ``notebooks/`` folder and its zip hold one, :mod:`tcplab.offline`), which carries the
+   shipped results in ``tcplab/_data``;
+2. the same wheel fetched from the book's site (``html.baseurl`` of _config.yml, baked in when
+   the notebook is written; empty when the book does not say where it is published);
+3. a clone of the repository (its code and ``data/``), as the Colab notebooks have always done;
+
+and points the chapter at the results it installed (``TCPLAB_DATA``). Where ``tcplab`` is
+already importable (a clone, Binder, the book's build) it only does that last step, and only
+for a ``tcplab`` that carries its results. ``make colab`` writes these notebooks for the
+repository's :data:`NOTEBOOK_BRANCH` (``tools/publish-colab``), and every book build writes them
+into the site (:mod:`tcplab.offline`), where each chapter page's download button offers them.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import jupytext
@@ -20,7 +34,11 @@ __all__ = [
     "NOTEBOOK_BRANCH",
     "RUNTIME_PACKAGES",
     "COLAB",
+    "DATA_FOLDER",
+    "wheel_name",
+    "runtime_pins",
     "setup_cell_source",
+    "drop_solutions",
     "colab_notebook",
     "colab_url",
     "notebook_chapters",
@@ -29,39 +47,77 @@ __all__ = [
 #: the branch of the repository that holds the chapters as notebooks (tools/publish-colab)
 NOTEBOOK_BRANCH = "notebooks"
 #: the distributions the chapters need at run time (live panels draw SVG with vl-convert);
-#: their pins come from the clone's requirements.txt
+#: their pins come from requirements.txt
 RUNTIME_PACKAGES = ("numpy", "pandas", "simpy", "altair", "ipywidgets", "tqdm", "vl-convert-python")
 COLAB = "https://colab.research.google.com"
+#: where the book's wheel for notebooks (tcplab.offline) carries the results of data/
+DATA_FOLDER = "_data"
+
+
+def wheel_name() -> str:
+    """The file name of tcplab's wheel, as the site ships it and the set-up cell looks for it."""
+    from tcplab import __version__
+
+    return f"tcplab-{__version__}-py3-none-any.whl"
+
+
+def runtime_pins(requirements: Path) -> dict[str, str]:
+    """The pinned version of each of :data:`RUNTIME_PACKAGES` in ``requirements`` (a
+    requirements.txt of ``name==version`` lines); a package without a pin is an error."""
+    pinned = {}
+    for line in requirements.read_text(encoding="utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if "==" in line:
+            name, version = line.split("==", 1)
+            pinned[name.strip().lower()] = version.strip()
+    missing = [name for name in RUNTIME_PACKAGES if name not in pinned]
+    if missing:
+        raise ValueError(f"{requirements}: no pin for {', '.join(missing)}")
+    return {name: pinned[name] for name in RUNTIME_PACKAGES}
+
 
 _SETUP = """\
-# Outside a clone of the book (Colab, a bare Jupyter): fetch the book's repository, with its
-# code and the results shipped in data/, and install the tcplab package and the run-time pins
-# this machine lacks. Where tcplab is already installed this cell does nothing.
+# Outside a clone of the book (a downloaded notebook, Colab, a bare Jupyter): install the
+# run-time pins this machine lacks, then tcplab with the book's results, from the first of: its
+# wheel next to this notebook, the same wheel from the book's site, a clone of the repository.
+# Where tcplab is already installed this cell installs nothing.
 import importlib.metadata
 import importlib.util
 import os
 import subprocess
 import sys
+import tempfile
+import urllib.request
+
+PINS = {pins!r}
+WHEEL = {wheel!r}
+SITE = {site!r}  # the book's site (empty: the book did not say where it is published)
 
 if importlib.util.find_spec("tcplab") is None:
-    REPOSITORY = os.environ.get("TCPLAB_REPOSITORY", {repository!r})
-    BOOK = os.path.abspath("tcplab-book")
-    if not os.path.isdir(BOOK):
-        subprocess.run(["git", "clone", "--quiet", "--depth", "1", REPOSITORY, BOOK], check=True)
-    with open(os.path.join(BOOK, "requirements.txt")) as pins:
-        pinned = dict(line.strip().split("==", 1) for line in pins if "==" in line)
     wanted = []
-    for name in {packages!r}:
+    for name, version in PINS.items():
         try:
-            if importlib.metadata.version(name) != pinned[name]:
-                wanted.append(f"{{name}}=={{pinned[name]}}")
+            if importlib.metadata.version(name) != version:
+                wanted.append(f"{{name}}=={{version}}")
         except importlib.metadata.PackageNotFoundError:
-            wanted.append(f"{{name}}=={{pinned[name]}}")
+            wanted.append(f"{{name}}=={{version}}")
     pip = [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
     if wanted:
-        subprocess.run(pip + wanted, check=True)
-    subprocess.run(pip + ["--no-deps", BOOK], check=True)
-    os.environ["TCPLAB_DATA"] = os.path.join(BOOK, "data")  # the shipped results
+        subprocess.run(pip + wanted, check=True, timeout=900)
+    if os.path.isfile(WHEEL):  # downloaded with the notebook (the site's notebooks zip)
+        book = WHEEL
+    elif SITE:  # fetched from the book's site
+        book = os.path.join(tempfile.mkdtemp(), WHEEL)
+        urllib.request.urlretrieve(SITE.rstrip("/") + "/notebooks/" + WHEEL, book)
+    else:  # a clone of the repository: its code and the results shipped in data/
+        book = os.path.abspath("tcplab-book")
+        if not os.path.isdir(book):
+            repository = os.environ.get("TCPLAB_REPOSITORY", {repository!r})
+            clone = ["git", "clone", "--quiet", "--depth", "1", repository, book]
+            subprocess.run(clone, check=True, timeout=600)
+        os.environ["TCPLAB_DATA"] = os.path.join(book, "data")
+    local = ["--no-index"] if book.endswith(".whl") else []  # a clone is built: setuptools
+    subprocess.run(pip + ["--no-deps", *local, book], check=True, timeout=600)
     importlib.invalidate_caches()
     if "google.colab" in sys.modules:  # Colab draws ipywidgets 8 through its own manager
         from google.colab import output
@@ -71,18 +127,46 @@ if importlib.util.find_spec("tcplab") is None:
         w.startswith(n + "==") for w in wanted))
     if stale:
         print("Installed new", " and ".join(stale), "- restart the runtime, then run all cells.")
+# the results the book's wheel carries (a clone's tcplab has none: it reads the clone's data/)
+SHIPPED = os.path.join(os.path.dirname(importlib.util.find_spec("tcplab").origin), {data!r})
+if os.path.isdir(SHIPPED) and not os.environ.get("TCPLAB_DATA"):
+    os.environ["TCPLAB_DATA"] = SHIPPED
 """
 
 
-def setup_cell_source(repository: str) -> str:
-    """The code of a Colab notebook's first cell, fetching ``repository`` (a git URL)."""
-    return _SETUP.format(repository=repository, packages=RUNTIME_PACKAGES)
+def setup_cell_source(repository: str, pins: dict[str, str], site: str = "") -> str:
+    """The code of a notebook's first cell: ``pins`` (:func:`runtime_pins`), then tcplab from
+    its wheel beside the notebook, from ``site`` (the book's address; empty: unknown) or from a
+    clone of ``repository`` (a git URL)."""
+    return _SETUP.format(
+        repository=repository, pins=pins, site=site, wheel=wheel_name(), data=DATA_FOLDER
+    )
 
 
-def colab_notebook(chapter: Path, repository: str) -> nbformat.NotebookNode:
-    """The MyST-Markdown ``chapter`` as a notebook without outputs, with the set-up cell first."""
-    notebook = jupytext.read(chapter)
-    setup = nbformat.v4.new_code_cell(setup_cell_source(repository))
+#: an exercise's solution as sphinx-exercise writes it: ```{solution} LABEL ... ```
+SOLUTION = re.compile(r"^```\{solution\}[^\n]*\n.*?^```[ \t]*(?:\n|$)", re.MULTILINE | re.DOTALL)
+
+
+def drop_solutions(text: str) -> str:
+    """The MyST-Markdown ``text`` without its exercises' solutions, plain or gated (the
+    students' edition's notebooks)."""
+    from tcplab.book import drop_gated_solutions
+
+    return SOLUTION.sub("", drop_gated_solutions(text))
+
+
+def colab_notebook(
+    chapter: Path,
+    repository: str,
+    pins: dict[str, str],
+    site: str = "",
+    solutions: bool = True,
+) -> nbformat.NotebookNode:
+    """The MyST-Markdown ``chapter`` as a notebook without outputs, with the set-up cell first
+    (:func:`setup_cell_source`); with ``solutions`` false, without the exercises' solutions."""
+    text = chapter.read_text(encoding="utf-8")
+    notebook = jupytext.reads(text if solutions else drop_solutions(text), fmt="md:myst")
+    setup = nbformat.v4.new_code_cell(setup_cell_source(repository, pins, site))
     setup.metadata["tags"] = ["tcplab-colab-setup"]
     notebook.cells.insert(0, setup)
     for cell in notebook.cells:

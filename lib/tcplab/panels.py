@@ -113,6 +113,18 @@ class PanelSpec:
             if control.kind == "choice" and value not in control.options:
                 raise ValueError(f"{name}={value!r} is not one of {list(control.options)}")
 
+    def chart(self, **values: Any) -> Any:
+        """``draw(**values)``, and a chart the draw left without a description gets one: what
+        the panel shows and the values it was drawn for, so that a screen reader names the
+        live chart (the static charts' names come from their figure captions; a live chart
+        has no caption) and the name changes when a control does."""
+        chart = self.draw(**values)
+        described = getattr(chart, "description", None)
+        if not (isinstance(described, str) and described.strip()):  # altair: Undefined
+            drawn = ", ".join(f"{c.label} = {values.get(c.name, c.value)}" for c in self.controls)
+            chart = chart.properties(description=f"Live chart. {self.what} Drawn for {drawn}.")
+        return chart
+
     def values(self) -> dict[str, float | str]:
         """The controls' starting values, by name."""
         return {control.name: control.value for control in self.controls}

@@ -135,7 +135,7 @@ def spec_panel(spec: PanelSpec, browser: Callable[[], PanelSpec] | None = None) 
     _link_when(spec, sliders)
 
     def redraw() -> Any:
-        return spec.draw(**{c.name: s.value for c, s in zip(spec.controls, sliders, strict=True)})
+        return spec.chart(**{c.name: s.value for c, s in zip(spec.controls, sliders, strict=True)})
 
     panel = live_panel(sliders, redraw, spec.what)
     if browser is not None:

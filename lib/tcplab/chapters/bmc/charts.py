@@ -272,7 +272,7 @@ def fig518_chart(mixes: pd.DataFrame) -> alt.HConcatChart:
     found = mix_ratios(mixes)
     whole = found[found["weight"] == "all"]
     x = alt.X("flows:Q", title="N (flows of each kind)", scale=alt.Scale(type="log", base=2))
-    colour = alt.Color("mix:N", title="mix", sort=None)
+    colour = alt.Color("mix:N", title="mix", sort=None, legend=alt.Legend(labelLimit=240))
     ours = (
         alt.Chart(whole)
         .mark_line(point=True)

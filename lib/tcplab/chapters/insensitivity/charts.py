@@ -426,7 +426,7 @@ def sample_paths_chart(paths: pd.DataFrame) -> alt.FacetChart:
                 scale=alt.Scale(nice=False),
                 axis=alt.Axis(tickCount=4, labelFlush=True),
             ),
-            y=alt.Y("rate:Q", title="rate x_i(t) / c", scale=alt.Scale(domain=[0, 1])),
+            y=alt.Y("rate:Q", title="rate xᵢ(t) / c", scale=alt.Scale(domain=[0, 1])),
             color=alt.Color(
                 "connection:N", title=None, scale=alt.Scale(domain=domain, range=colours)
             ),

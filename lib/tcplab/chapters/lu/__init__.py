@@ -40,10 +40,22 @@ EXPERIMENTS = (
         "Fig. 7a's level: scenario 5 without cross traffic, 1 and 31 parallel flows",
     ),
     Experiment(
+        "lu-s4-alone",
+        "tcplab.chapters.lu.gigalone:s4_alone",
+        "tcplab.chapters.lu.gigalone:S4AloneParams",
+        "Fig. 6a's level: scenario 4 without cross traffic, 1 and 31 parallel flows",
+    ),
+    Experiment(
         "lu-rtt",
         "tcplab.chapters.lu.rtts:two_rtts",
         "tcplab.chapters.lu.rtts:RttParams",
         "Sec. V.B's different RTTs: scenario 1, DropTail, cross traffic's RTT x2 and x1/2",
+    ),
+    Experiment(
+        "lu-phase",
+        "tcplab.chapters.lu.phase:phase",
+        "tcplab.chapters.lu.phase:PhaseParams",
+        "What-if: scenario 1's DropTail shares under sub-millisecond delay offsets (phase)",
     ),
     Experiment(
         "lu-variants",
@@ -62,6 +74,12 @@ EXPERIMENTS = (
         "tcplab.chapters.lu.cwnd:trace",
         "tcplab.chapters.lu.cwnd:TraceParams",
         "The one connection's cwnd and ssthresh, scenarios 2 and 3 alone (Reno, NewReno)",
+    ),
+    Experiment(
+        "lu-paths-more",
+        "tcplab.chapters.lu.morepaths:more_paths",
+        "tcplab.chapters.lu.morepaths:MorePathsParams",
+        "25 more emulated paths (numbers 16-40), to the paper's 41",
     ),
     Experiment(
         "lu-paths",

@@ -377,7 +377,7 @@ def model_check_chart(check: pd.DataFrame, pred: pd.DataFrame, cross: int = 10) 
         base = alt.Chart(part, title=f"scenario {k}").transform_filter(
             f"datum.cross == {pick.name}"
         )
-        y = alt.Y("measured:Q", title="p RTT^2 / (p RTT^2 at n = 1)", scale=alt.Scale(type="log"))
+        y = alt.Y("measured:Q", title="p·RTT² / (p·RTT² at n = 1)", scale=alt.Scale(type="log"))
         dots = base.mark_point(filled=True, size=40, color=ROLE_COLOURS[OURS]).encode(
             x=_flows_x(), y=y, tooltip=["flows:Q", "measured:Q", "fitted:Q"]
         )

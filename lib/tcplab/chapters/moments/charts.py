@@ -123,8 +123,8 @@ def _second_moment_description(table: pd.DataFrame, policies: tuple[str, ...]) -
 def distribution_chart(dist: pd.DataFrame, policies: tuple[str, ...]) -> alt.VConcatChart:
     """Exact density and CDF of X_1/c for N = 2 under each policy, with a policy selector.
 
-    For beatdown the dashed red line is the density the paper's 1/3 implies (X uniform on
-    [0, c]); the top-left label gives E[X²]/c² of the selected policy.
+    For beatdown the dashed line (the paper's role) is the density the paper's 1/3 implies
+    (X uniform on [0, c]); the top-left label gives E[X²]/c² of the selected policy.
     """
     pick = alt.param(
         name="policy",

@@ -307,7 +307,7 @@ def stages_chart(loss: pd.DataFrame, flows: tuple[int, ...]) -> alt.LayerChart:
                 )
     data = pd.DataFrame(rows)
     data = data[data["flows_in_stage"] > 1e-3].round(5)
-    x = alt.X("stage:O", title="back-off stage i (time-out of 2^i s)")
+    x = alt.X("stage:O", title="back-off stage i (time-out of 2ⁱ s)")
     y = alt.Y("flows_in_stage:Q", title="flows in stage", scale=alt.Scale(type="log"))
     base = alt.Chart(data.drop(columns="n"))
     colour = role_colour([role for role in (OURS, FORMULA) if role in set(data["role"])])
@@ -321,7 +321,7 @@ def stages_chart(loss: pd.DataFrame, flows: tuple[int, ...]) -> alt.LayerChart:
         .mark_line()
         .encode(x=x, y=y, color=colour, detail="flows:N")
     )
-    chart = (dots + lines).properties(width=380, height=240, title="Lemma 3: n_i = (2p)^i n_0")
+    chart = (dots + lines).properties(width=380, height=240, title="Lemma 3: nᵢ = (2p)ⁱ n₀")
     return describe(chart, _stages_description(data))
 
 
@@ -434,11 +434,20 @@ def variants_chart(remedies: pd.DataFrame) -> alt.LayerChart:
     )
 
 
+#: a long category label set on two lines, broken at the last space before its 24th
+#: character (Vega would cut it at the axis's label limit instead)
+TWO_LINES = (
+    "length(datum.label) > 26 ? [substring(datum.label, 0, lastindexof(substring(datum.label, "
+    "0, 24), ' ')), substring(datum.label, lastindexof(substring(datum.label, 0, 24), ' ') + 1)]"
+    " : datum.label"
+)
+
+
 def choices_chart(choices: pd.DataFrame) -> alt.FacetChart | alt.LayerChart:
     """What the paper leaves open: the loss rate under each choice (mean and 95% interval)."""
     data = _mean_ci(choices, "loss_rate", ("choice",))
     data["N"] = "N = " + data["flows"].astype(str)
-    y = alt.Y("choice:N", title=None, sort=None)
+    y = alt.Y("choice:N", title=None, sort=None, axis=alt.Axis(labelExpr=TWO_LINES))
     base = alt.Chart(data)
     dots = base.mark_point(filled=True).encode(x=alt.X("mean:Q", title="loss rate"), y=y,
                                                color=alt.Color("N:N", title=None))  # fmt: skip

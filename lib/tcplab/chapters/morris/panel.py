@@ -150,7 +150,7 @@ def _stages(out: dict[str, Any]) -> alt.Chart:
     data = out["stages"]
     data = data[data["flows"] > 0] if len(data) else data
     return (
-        alt.Chart(data, title="flows in each back-off stage (stage i: a 2^i s time-out)")
+        alt.Chart(data, title="flows in each back-off stage (stage i: a 2ⁱ s time-out)")
         .mark_area()
         .encode(
             x=alt.X("second:Q", title="time (s; the measures start at 20 s)"),

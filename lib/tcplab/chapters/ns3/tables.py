@@ -79,7 +79,13 @@ def side_by_side_table(
         for simulator, name in (("ns3", "ns-3"), ("tcplab", "tcplab")):
             columns[f"{metric}_{simulator}"] = f"{words}, {name}"
             formats[f"{metric}_{simulator}"] = _FORMATS.get(metric, "3 sig")
-    shown = show(frame, columns, formats, caption=_TIMERS)
+    what = (
+        "every quantity"
+        if len(chosen) == len(claims.METRICS)
+        else ", ".join(claims.METRICS[metric] for metric in chosen)
+    )
+    caption = f"ns-3 and tcplab side by side, {what}. {_TIMERS}"
+    shown = show(frame, columns, formats, caption=caption)
     if fold is None:
         return shown
     return Table(

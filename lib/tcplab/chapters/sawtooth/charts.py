@@ -34,7 +34,7 @@ def sawtooth_path_chart(path: pd.DataFrame, title: str = "") -> alt.Chart:
         alt.Chart(path, title=title)
         .mark_line(color=ROLE_COLOURS[OURS])
         .encode(
-            x=alt.X("time:Q", title="time (units of c / eta)"),
+            x=alt.X("time:Q", title="time (units of c/η)"),
             y=alt.Y("rate:Q", title="rate x(t) / c", scale=alt.Scale(domain=[0, 1.05])),
         )
     )
