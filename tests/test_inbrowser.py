@@ -334,8 +334,9 @@ def test_the_bytecode_is_compiled_once_per_runtime(tmp_path: Path, monkeypatch) 
 def test_the_snapshot_is_made_and_checked_once_per_runtime(tmp_path: Path, monkeypatch) -> None:
     """Making and checking the memory snapshot takes a minute or two of a build: a rebuild with
     the same runtime copies the kept one, a changed runtime file makes it again, the worker's
-    own script does not; a check that fails stops the build and keeps nothing (here a stand-in
-    for Node records the runs and fails a check on demand)."""
+    own script does not; a check that fails raises (the build goes on without a snapshot, see
+    the next test) and keeps nothing (here a stand-in for Node records the runs and fails a
+    check on demand)."""
     runs: list[str] = []
     failing = {"check": False}
 
@@ -372,7 +373,8 @@ def test_the_snapshot_is_made_and_checked_once_per_runtime(tmp_path: Path, monke
 
 def test_the_book_s_snapshot_is_the_one_its_manifest_names(built_book: Path) -> None:
     """The worker takes the snapshot only if its sha256 is the manifest's (a partial upload or
-    a file of another build falls back to a normal start): the build writes them together."""
+    a file of another build falls back to a normal start): the build writes them together. A
+    build whose snapshot failed (it goes on, panels starting the normal way) fails here."""
     runtime = built_book / "_static" / "pyodide"
     manifest = json.loads((runtime / pyodide_site.MANIFEST).read_text(encoding="utf-8"))
     snapshot = manifest["snapshot"]
@@ -380,3 +382,14 @@ def test_the_book_s_snapshot_is_the_one_its_manifest_names(built_book: Path) -> 
     data = (runtime / snapshot["file"]).read_bytes()
     assert hashlib.sha256(data).hexdigest() == snapshot["sha256"]
     assert (runtime / snapshot["restore"]).exists()
+
+
+def test_the_page_and_the_worker_name_the_kept_snapshot_alike() -> None:
+    """The page starts Python ahead of a click only where the worker has kept the snapshot
+    unpacked: it looks for it under the cache name the worker gives it."""
+    page = (Path(__file__).resolve().parents[1] / "_static" / "tcplab-inbrowser.js").read_text(
+        encoding="utf-8"
+    )
+    worker = pyodide_site._WORKER_SOURCE.read_text(encoding="utf-8")
+    pattern = re.compile(r'^\s*var KEPT = "([^"]+)";$', re.M)
+    assert pattern.findall(page) == pattern.findall(worker) == ["tcplab-snapshot-"]

@@ -304,6 +304,18 @@ def _uses_bytecode(visit: Visit) -> None:
     assert prefix == "/pycache" and cached.startswith("/pycache/") and there == "True", cached
 
 
+#: the worker has kept the snapshot unpacked (it does so after the first chart; the page is a
+#: chapter, one folder below the book's root)
+KEPT = """async () => {
+  const base = new URL('../_static/pyodide/', location.href).href;
+  const manifest = await (await fetch(base + 'tcplab-inbrowser.json')).json();
+  const name = 'tcplab-snapshot-' + manifest.snapshot.sha256;
+  if (!(await caches.has(name))) return false;
+  return Boolean(await (await caches.open(name)).match(base + manifest.snapshot.file));
+}"""
+PRESTARTED = "() => document.body.dataset.tcplabPython === 'ready'"
+
+
 def test_the_runtime_is_downloaded_once_and_the_page_stays_responsive_in_browser(
     built_book: Path, browser
 ) -> None:
@@ -311,7 +323,9 @@ def test_the_runtime_is_downloaded_once_and_the_page_stays_responsive_in_browser
     the book's memory snapshot, so Pyodide's wasm, the snapshot and its restoring script, but
     no package or wheel; a start on another page of the book, in the same browser, asks the
     site for none (the service worker keeps them, the worker keeps the snapshot unpacked;
-    Playwright's routing turns the browser's HTTP cache off, so it is not that cache). The two
+    Playwright's routing turns the browser's HTTP cache off, so it is not that cache), and,
+    the snapshot kept, Python starts there as its panel comes into view, before the click
+    (on the first visit only the click starts it). The two
     panels started here (sawtooth, insensitivity) are also checked as every other chapter's
     panel is (:func:`_reruns`, offline, no error on the page), and the first start imported
     tcplab with the modules compiled ahead (:func:`_uses_bytecode`).
@@ -326,6 +340,10 @@ def test_the_runtime_is_downloaded_once_and_the_page_stays_responsive_in_browser
     with serve(built_book, requests=requests) as site:
         visit = Visit(browser, site, PAGE)
         try:
+            # a first visit: the panel in view starts nothing until the reader clicks
+            visit.page.locator(".tcplab-inbrowser").first.scroll_into_view_if_needed()
+            visit.page.wait_for_timeout(1500)
+            assert visit.page.evaluate("() => document.body.dataset.tcplabPython") is None
             longest, took, state = visit.page.evaluate(GAPS)
             assert state == "ready", visit.page.locator(".tcplab-inbrowser").first.text_content()
             assert longest < 0.25 * took, (longest, took)
@@ -344,13 +362,19 @@ def test_the_runtime_is_downloaded_once_and_the_page_stays_responsive_in_browser
             assert max(fetched.values()) == 1, fetched
             _uses_bytecode(visit)
             _reruns(visit, "sawtooth")
+            visit.page.wait_for_function(KEPT, timeout=60_000)  # after the first chart
             requests.clear()
             visit.page.goto(f"{site}/{OTHER}", wait_until="load", timeout=PAGE_LOAD_MS)
+            box = visit.page.locator(".tcplab-inbrowser").first
+            box.scroll_into_view_if_needed(timeout=10_000)
+            # the snapshot kept: the page's Python starts once its panel is near, before a click
+            visit.page.wait_for_function(PRESTARTED, timeout=START_MS)
+            assert box.get_attribute("data-state") == "idle"
             visit.page.locator(".tcplab-inbrowser-run").first.click(timeout=10_000)
             _state(visit, "ready", START_MS)
             assert _runtime_requests(requests) == []
-            box = visit.page.locator(".tcplab-inbrowser").first
             assert box.get_attribute("data-start") == "snapshot"
+            assert box.get_attribute("data-prestarted") == "true"
             steps = json.loads(box.get_attribute("data-timings"))
             assert "snapshot-file" not in steps, steps  # the kept bundle: no download, no gunzip
             _reruns(visit, "insensitivity")

@@ -22,6 +22,7 @@
 
 var python = null;
 var module = null;
+var afterFirstChart = null; // what waits until the first chart has been sent
 
 function post(message) {
   self.postMessage(message);
@@ -75,8 +76,6 @@ function hex(buffer) {
   }).join("");
 }
 
-var SNAPSHOT_LIMIT_MS = 60000; // a restore that takes longer is given up for a normal start
-
 // the bundle gunzipped, as the worker keeps it in the Cache Storage after its first start
 // from it (a page of the book started later skips the download and the gunzip); tried only
 // once the gzipped file checked, so a kept bundle is always that file's
@@ -124,20 +123,27 @@ function keep(snapshot, bundle) {
     });
 }
 
+// the bundle from the site: gunzipped as it arrives (the download and the gunzip overlap),
+// while the file as sent is checked against the manifest's sha256 (a file of another build,
+// or a damaged one, is refused; gunzip checks its own CRC too)
 function downloaded(snapshot) {
-  return fetch(snapshot.url)
-    .then(function (response) {
-      if (!response.ok) throw new Error(snapshot.url + ": " + response.status);
-      return response.arrayBuffer();
-    })
-    .then(function (packed) {
-      return crypto.subtle.digest("SHA-256", packed).then(function (digest) {
+  return fetch(snapshot.url).then(function (response) {
+    if (!response.ok || !response.body) throw new Error(snapshot.url + ": " + response.status);
+    var both = response.body.tee();
+    var checked = new Response(both[0])
+      .arrayBuffer()
+      .then(function (packed) {
+        return crypto.subtle.digest("SHA-256", packed);
+      })
+      .then(function (digest) {
         if (hex(digest) !== snapshot.sha256) throw new Error("the snapshot's sha256 differs");
         post({ type: "step", step: "snapshot-file" });
-        var stream = new Blob([packed]).stream().pipeThrough(new DecompressionStream("gzip"));
-        return new Response(stream).arrayBuffer();
       });
+    var unpacked = new Response(both[1].pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
+    return Promise.all([unpacked, checked]).then(function (done) {
+      return done[0];
     });
+  });
 }
 
 var SNAPSHOT_LIMIT_MS = 60000; // a restore that takes longer is given up for a normal start
@@ -163,7 +169,8 @@ function restored(message) {
           post({ type: "step", step: step });
         })
         .then(function (loaded) {
-          if (fresh) keep(snapshot, bundle); // in the background, once it has worked
+          // kept once it has worked, after the first chart (writing it would slow that down)
+          if (fresh) afterFirstChart = function () { keep(snapshot, bundle); };
           return loaded;
         });
     });
@@ -236,5 +243,10 @@ self.onmessage = function (event) {
     post({ type: "done", id: message.id, value: value });
   } catch (error) {
     post({ type: "done", id: message.id, error: reason(error) });
+  }
+  if (afterFirstChart && message.type === "chart") {
+    var then = afterFirstChart;
+    afterFirstChart = null;
+    setTimeout(then, 0); // after the chart has been sent
   }
 };
