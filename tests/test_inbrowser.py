@@ -4,10 +4,12 @@ lock file, the wheels the book makes). The browser itself: test_inbrowser_browse
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import html
 import json
 import re
+import struct
 import tarfile
 import zipfile
 from io import BytesIO
@@ -382,6 +384,10 @@ def test_the_book_s_snapshot_is_the_one_its_manifest_names(built_book: Path) -> 
     data = (runtime / snapshot["file"]).read_bytes()
     assert hashlib.sha256(data).hexdigest() == snapshot["sha256"]
     assert (runtime / snapshot["restore"]).exists()
+    # the memory image starts at a multiple of 8 (Pyodide reads it through a Uint32Array)
+    with gzip.open(runtime / snapshot["file"]) as bundle:
+        (length,) = struct.unpack("<I", bundle.read(4))
+    assert (4 + length) % 8 == 0, length
 
 
 def test_the_page_and_the_worker_name_the_kept_snapshot_alike() -> None:

@@ -245,6 +245,7 @@ def _bundle(built_book: Path, change) -> bytes:
     header = json.loads(bundle[4 : 4 + length])
     header["meta"].update(change(header["meta"]))
     changed = json.dumps(header).encode()
+    changed += b" " * ((8 - (4 + len(changed)) % 8) % 8)  # the snapshot aligned, as the build does
     return gzip.compress(struct.pack("<I", len(changed)) + changed + bundle[4 + length :], 1)
 
 

@@ -19,7 +19,8 @@
 // then starts Python the normal way.
 //
 // The bundle (after gunzip): a little-endian u32 n, n bytes of JSON {meta, entries: [[path,
-// size], ...]}, then the entries' bytes one after another; the first entry is the snapshot.
+// size], ...]} (padded with spaces so that what follows starts at a multiple of 8), then the
+// entries' bytes one after another; the first entry is the snapshot.
 /* exported tcplabRestore */
 "use strict";
 
@@ -34,6 +35,11 @@ var tcplabRestore = (function () {
       at += entry[1];
     });
     if (at !== bytes.length) throw new Error("snapshot bundle: " + (bytes.length - at) + " bytes left over");
+    var snapshot = files["snapshot.bin"];
+    if (snapshot && snapshot.byteOffset % 8) {
+      // Pyodide reads it through a Uint32Array (pyodide_snapshot.mjs pads the header)
+      throw new Error("snapshot bundle: the snapshot starts at " + snapshot.byteOffset + ", not a multiple of 8");
+    }
     return { meta: header.meta, files: files };
   }
 
@@ -45,7 +51,7 @@ var tcplabRestore = (function () {
     if (module.wasmTable.length !== meta.tableBefore) {
       throw new Error("function table " + module.wasmTable.length + ", not " + meta.tableBefore);
     }
-    var heap = new Uint32Array(snapshot.buffer, snapshot.byteOffset, 4)[1];
+    var heap = new DataView(snapshot.buffer, snapshot.byteOffset, 16).getUint32(4, true);
     meta.libs.forEach(function (lib, index) {
       // the library's handle (emscripten's struct dso: loaded, memory and table base) as it was
       module.HEAPU8.set(snapshot.subarray(heap + lib.handle, heap + lib.handle + 64), lib.handle);

@@ -112,9 +112,10 @@ for top in ("/lib/python3.12/site-packages", "/pycache"):
   const entries = [["snapshot.bin", snapshot]].concat(
     paths.map((name) => [name, python.FS.readFile(name)]),
   );
-  const header = Buffer.from(
-    JSON.stringify({ meta, entries: entries.map(([name, data]) => [name, data.length]) }),
-  );
+  const json = JSON.stringify({ meta, entries: entries.map(([name, data]) => [name, data.length]) });
+  // padded with spaces so that the snapshot starts at a multiple of 8: Pyodide reads it
+  // through a Uint32Array, which needs its offset aligned
+  const header = Buffer.from(json + " ".repeat((8 - ((4 + Buffer.byteLength(json)) % 8)) % 8));
   const length = Buffer.alloc(4);
   length.writeUInt32LE(header.length);
   const bundle = Buffer.concat([length, header, ...entries.map(([, data]) => data)]);
