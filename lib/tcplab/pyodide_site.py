@@ -260,6 +260,38 @@ def _node() -> str:
     return node
 
 
+def _made_once(cached: Path, old: str, commands: dict[str, list[str]], timeout: float) -> Path:
+    """``cached``, made if it is missing by running ``commands`` (what each does: a Node
+    script's arguments) in turn, each given the file to write (beside, then renamed) as its
+    last argument; a failed run raises and keeps nothing; what else matches ``old`` in its
+    folder (another runtime's) is dropped."""
+    if cached.exists():
+        return cached
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    partial = cached.with_name(cached.name + ".partial")
+    for what, command in commands.items():
+        done = subprocess.run(
+            [_node(), *command, str(partial)],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
+        if done.returncode != 0 or not partial.exists():
+            partial.unlink(missing_ok=True)
+            raise RuntimeError(f"{what} failed:\n{done.stderr[-4000:]}")
+    for stale in cached.parent.glob(old):  # one runtime's is kept, not every build's
+        stale.unlink()
+    return partial.replace(cached)
+
+
+def _placed(cached: Path, target: Path) -> Path:
+    """A copy of ``cached`` at ``target``, written beside and then renamed."""
+    partial = target.with_name(target.name + ".partial")
+    shutil.copyfile(cached, partial)
+    return partial.replace(target)
+
+
 def write_snapshot(npm: Path, runtime: Path, kept: Path, timeout: float = 900.0) -> Path:
     """Write ``runtime/tcplab-snapshot.gz``: Pyodide's memory snapshot of the started panels'
     Python (packages loaded, every panel's module imported, a chart drawn) with the files it
@@ -274,29 +306,19 @@ def write_snapshot(npm: Path, runtime: Path, kept: Path, timeout: float = 900.0)
     key = hashlib.sha256(runtime_digest(runtime, leave_out=[WORKER, RESTORE]).encode())
     for source in (_SNAPSHOT_SOURCE, _RESTORE_SOURCE):
         key.update(source.read_bytes())
-    cached = kept / f"snapshot-{key.hexdigest()[:16]}.gz"
-    if not cached.exists():
-        kept.mkdir(parents=True, exist_ok=True)
-        partial = kept / (cached.name + ".partial")
-        for mode in ("make", "check"):
-            done = subprocess.run(
-                [_node(), str(_SNAPSHOT_SOURCE), mode, str(npm), str(runtime), str(partial)],
-                capture_output=True,
-                text=True,
-                timeout=timeout,
-                check=False,
-            )
-            if done.returncode != 0 or not partial.exists():
-                partial.unlink(missing_ok=True)
-                raise RuntimeError(
-                    f"the panels' memory snapshot ({mode}) failed:\n{done.stderr[-4000:]}"
-                )
-        for old in kept.glob("snapshot-*.gz"):  # one runtime's snapshot is kept
-            old.unlink()
-        partial.replace(cached)
-    partial = runtime / (SNAPSHOT + ".partial")
-    shutil.copyfile(cached, partial)
-    return partial.replace(runtime / SNAPSHOT)
+    commands = {
+        f"the panels' memory snapshot ({mode})": [
+            str(_SNAPSHOT_SOURCE),
+            mode,
+            str(npm),
+            str(runtime),
+        ]
+        for mode in ("make", "check")
+    }
+    cached = _made_once(
+        kept / f"snapshot-{key.hexdigest()[:16]}.gz", "snapshot-*.gz", commands, timeout
+    )
+    return _placed(cached, runtime / SNAPSHOT)
 
 
 def write_bytecode(npm: Path, runtime: Path, kept: Path, timeout: float = 600.0) -> Path:
@@ -308,29 +330,13 @@ def write_bytecode(npm: Path, runtime: Path, kept: Path, timeout: float = 600.0)
     edited) copies it. Written beside, then renamed: a failed build leaves no archive."""
     (runtime / BYTECODE).unlink(missing_ok=True)  # the key is the runtime without it
     key = hashlib.sha256(runtime_digest(runtime).encode() + _BYTECODE_SOURCE.read_bytes())
-    cached = kept / f"{key.hexdigest()[:16]}.zip"
-    if not cached.exists():
-        node = shutil.which("node")
-        if node is None:
-            raise FileNotFoundError("node is missing: run `make setup` (it installs npm and node)")
-        kept.mkdir(parents=True, exist_ok=True)
-        partial = kept / (cached.name + ".partial")
-        done = subprocess.run(
-            [node, str(_BYTECODE_SOURCE), str(npm), str(runtime), str(partial)],
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            check=False,
-        )
-        if done.returncode != 0 or not partial.exists():
-            partial.unlink(missing_ok=True)
-            raise RuntimeError(f"compiling the panels' bytecode failed:\n{done.stderr[-4000:]}")
-        for old in kept.glob("*.zip"):  # one runtime's archive is kept, not every build's
-            old.unlink()
-        partial.replace(cached)
-    partial = runtime / (BYTECODE + ".partial")
-    shutil.copyfile(cached, partial)
-    return partial.replace(runtime / BYTECODE)
+    cached = _made_once(
+        kept / f"{key.hexdigest()[:16]}.zip",
+        "*.zip",
+        {"compiling the panels' bytecode": [str(_BYTECODE_SOURCE), str(npm), str(runtime)]},
+        timeout,
+    )
+    return _placed(cached, runtime / BYTECODE)
 
 
 def runtime_digest(runtime: Path, leave_out: Iterable[str] = ()) -> str:
