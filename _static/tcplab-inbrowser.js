@@ -14,6 +14,8 @@
 // A page with a panel registers the book's service worker (tcplab-sw.js in the book's root,
 // written by tcplab.pyodide_site), which keeps the runtime in the reader's browser after the
 // first start, so that a reader downloads it once; data-cache says whether it served this start.
+// Python starts from the memory snapshot the book ships where it can (tcplab-worker.js), else
+// the normal way; data-start says which: snapshot or full.
 (function () {
   "use strict";
 
@@ -123,6 +125,13 @@
           return BASE + "pypi/" + name;
         }),
         bytecode: manifest.bytecode ? BASE + manifest.bytecode : null,
+        snapshot: manifest.snapshot
+          ? {
+              url: BASE + manifest.snapshot.file,
+              sha256: manifest.snapshot.sha256,
+              restore: BASE + manifest.snapshot.restore,
+            }
+          : null,
       });
     });
   }
@@ -132,9 +141,26 @@
     packages: "Importing tcplab ...",
   };
 
+  // the box whose start a reader asked for: the start's status line and timings are shown
+  // there (none while Python starts ahead of a click, see prestart)
+  var owner = null;
+  var timings = {};
+  // where the runtime came from (cache: service-worker or none) and how Python started
+  // (start: snapshot or full); run() shows them on the box the reader clicked
+  var source = {};
+
   // Pyodide, its packages and tcplab in a Web Worker, once per page (every panel of the page
-  // shares it); box.dataset.timings records when each step ended (ms after the click)
+  // shares it); box.dataset.timings records when each step ended (ms after the click, or after
+  // the start ahead of it: data-prestarted). box is null for a start ahead of a click.
   function start(box) {
+    if (box && !owner) {
+      owner = box;
+      box.dataset.timings = JSON.stringify(timings);
+      if (runtime) {
+        box.dataset.prestarted = "true";
+        say(box, "Starting Python (Pyodide) ...");
+      }
+    }
     if (runtime) return runtime;
     if (typeof WebAssembly !== "object") {
       return Promise.reject(new Error("this browser has no WebAssembly"));
@@ -143,23 +169,27 @@
       return Promise.reject(new Error("this browser has no Web Workers"));
     }
     var began = performance.now();
-    var timings = {};
     function mark(step) {
       timings[step] = Math.round(performance.now() - began);
-      box.dataset.timings = JSON.stringify(timings);
+      if (owner) owner.dataset.timings = JSON.stringify(timings);
+    }
+    function tell(text) {
+      if (owner) say(owner, text);
     }
     runtime = controlled()
       .then(function () {
-        box.dataset.cache = navigator.serviceWorker && navigator.serviceWorker.controller
+        source.cache = navigator.serviceWorker && navigator.serviceWorker.controller
           ? "service-worker" : "none";
         return Promise.all([fetchManifest()].concat(RUNTIME.map(present)));
       })
       .then(function (found) {
         mark("files");
-        say(box, "Starting Python (Pyodide) ...");
+        tell("Starting Python (Pyodide) ...");
+        source.start = "full";
         return spawn(found[0], function (step) {
           mark(step);
-          if (NEXT_STEP[step]) say(box, NEXT_STEP[step]);
+          if (step === "snapshot") source.start = "snapshot";
+          if (NEXT_STEP[step]) tell(NEXT_STEP[step]);
         });
       })
       .then(function (call) {
@@ -174,17 +204,77 @@
     runtime = limit(runtime, START_LIMIT_MS, "starting Python");
     runtime.catch(function () {
       runtime = null; // a later click may try again, with a new worker
+      timings = {};
       if (worker) worker.terminate();
       worker = null;
     });
     return runtime;
   }
 
-  function fetchManifest() {
-    return fetch(BASE + "tcplab-inbrowser.json").then(function (response) {
-      if (!response.ok) throw new Error("could not load tcplab-inbrowser.json");
-      return response.json();
+  // A reader who has run a panel of the book in this browser before (the worker then kept
+  // the memory snapshot unpacked, under the name it gives it: tcplab-worker.js's KEPT) has the
+  // page's Python started as soon as a panel comes within a screen of being seen, so that a
+  // click finds it ready: that start downloads nothing (the runtime and the snapshot are kept)
+  // and costs a second or two of a core. Not on a first visit (a start downloads ~55 MB: only
+  // on a click), nor where the browser reports under 4 GB of memory.
+  var KEPT = "tcplab-snapshot-";
+  function kept(snapshot) {
+    var name = KEPT + snapshot.sha256; // the worker opens it before it writes the bundle
+    return caches.has(name).then(function (has) {
+      if (!has) return false;
+      return caches.open(name).then(function (cache) {
+        return cache.match(BASE + snapshot.file).then(Boolean);
+      });
     });
+  }
+  function prestart(boxes) {
+    if (!window.caches || typeof IntersectionObserver !== "function") return;
+    if (navigator.deviceMemory && navigator.deviceMemory < 4) return;
+    fetchManifest()
+      .then(function (manifest) {
+        return manifest.snapshot ? kept(manifest.snapshot) : false;
+      })
+      .then(function (kept) {
+        if (!kept) return;
+        var near = new IntersectionObserver(
+          function (entries) {
+            if (!entries.some(function (entry) { return entry.isIntersecting; })) return;
+            near.disconnect();
+            if (runtime) return;
+            // body's data-tcplab-python: prestarted, then ready or failed (a click tries again)
+            var body = document.body.dataset;
+            body.tcplabPython = "prestarted";
+            start(null).then(
+              function () {
+                body.tcplabPython = "ready";
+              },
+              function () {
+                body.tcplabPython = "failed";
+              }
+            );
+          },
+          { rootMargin: "100% 0px" }
+        );
+        boxes.forEach(function (box) {
+          near.observe(box);
+        });
+      })
+      .catch(function () {});
+  }
+
+  // the runtime's manifest, fetched once per page (a failed fetch is tried again)
+  var manifestOnce = null;
+  function fetchManifest() {
+    if (!manifestOnce) {
+      manifestOnce = fetch(BASE + "tcplab-inbrowser.json").then(function (response) {
+        if (!response.ok) throw new Error("could not load tcplab-inbrowser.json");
+        return response.json();
+      });
+      manifestOnce.catch(function () {
+        manifestOnce = null;
+      });
+    }
+    return manifestOnce;
   }
 
   function shown(control, raw) {
@@ -339,6 +429,8 @@
     box.dataset.state = "loading";
     start(box)
       .then(function (call) {
+        box.dataset.cache = source.cache;
+        box.dataset.start = source.start;
         var controls = controlsOf(box);
         var view = document.createElement("div");
         view.className = "tcplab-inbrowser-view";
@@ -359,7 +451,10 @@
 
   function setUp() {
     var boxes = document.querySelectorAll(".tcplab-inbrowser");
-    if (boxes.length) register();
+    if (boxes.length) {
+      register();
+      prestart(boxes);
+    }
     boxes.forEach(function (box) {
       box.dataset.state = "idle";
       var button = box.querySelector(".tcplab-inbrowser-run");

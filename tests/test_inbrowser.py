@@ -4,10 +4,12 @@ lock file, the wheels the book makes). The browser itself: test_inbrowser_browse
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import html
 import json
 import re
+import struct
 import tarfile
 import zipfile
 from io import BytesIO
@@ -329,3 +331,71 @@ def test_the_bytecode_is_compiled_once_per_runtime(tmp_path: Path, monkeypatch) 
     (runtime / "pyodide.asm.wasm").write_bytes(b"\0asm two")
     assert pyodide_site.write_bytecode(tmp_path, runtime, kept).read_bytes() == b"archive 2"
     assert len(runs) == 2 and len(list(kept.glob("*.zip"))) == 1
+
+
+def test_the_snapshot_is_made_and_checked_once_per_runtime(tmp_path: Path, monkeypatch) -> None:
+    """Making and checking the memory snapshot takes a minute or two of a build: a rebuild with
+    the same runtime copies the kept one, a changed runtime file makes it again, the worker's
+    own script does not; a check that fails raises (the build goes on without a snapshot, see
+    the next test) and keeps nothing (here a stand-in for Node records the runs and fails a
+    check on demand)."""
+    runs: list[str] = []
+    failing = {"check": False}
+
+    def node(command: list[str], **_: object) -> object:
+        mode = command[2]
+        runs.append(mode)
+        if mode == "make":
+            Path(command[-1]).write_bytes(f"snapshot {runs.count('make')}".encode())
+        failed = mode == "check" and failing["check"]
+        return type("Done", (), {"returncode": 1 if failed else 0, "stderr": "differs"})()
+
+    monkeypatch.setattr(pyodide_site.subprocess, "run", node)
+    monkeypatch.setattr(pyodide_site.shutil, "which", lambda name: f"/usr/bin/{name}")
+    runtime, kept = tmp_path / "pyodide", tmp_path / "kept"
+    runtime.mkdir()
+    (runtime / "pyodide.asm.wasm").write_bytes(b"\0asm one")
+    made = runtime / pyodide_site.SNAPSHOT
+
+    assert pyodide_site.write_snapshot(tmp_path, runtime, kept) == made
+    assert runs == ["make", "check"]
+    assert pyodide_site.write_snapshot(tmp_path, runtime, kept).read_bytes() == b"snapshot 1"
+    (runtime / pyodide_site.WORKER).write_text("// the worker, edited")
+    assert pyodide_site.write_snapshot(tmp_path, runtime, kept).read_bytes() == b"snapshot 1"
+    assert runs == ["make", "check"]  # the same runtime: copied, not made again
+    (runtime / "pyodide.asm.wasm").write_bytes(b"\0asm two")
+    failing["check"] = True
+    with pytest.raises(RuntimeError, match=r"snapshot \(check\) failed"):
+        pyodide_site.write_snapshot(tmp_path, runtime, kept)
+    assert not made.exists() and not list(kept.glob("*.partial"))
+    failing["check"] = False
+    assert pyodide_site.write_snapshot(tmp_path, runtime, kept).read_bytes() == b"snapshot 3"
+    assert len(list(kept.glob("snapshot-*.gz"))) == 1
+
+
+def test_the_book_s_snapshot_is_the_one_its_manifest_names(built_book: Path) -> None:
+    """The worker takes the snapshot only if its sha256 is the manifest's (a partial upload or
+    a file of another build falls back to a normal start): the build writes them together. A
+    build whose snapshot failed (it goes on, panels starting the normal way) fails here."""
+    runtime = built_book / "_static" / "pyodide"
+    manifest = json.loads((runtime / pyodide_site.MANIFEST).read_text(encoding="utf-8"))
+    snapshot = manifest["snapshot"]
+    assert snapshot["file"] == pyodide_site.SNAPSHOT and snapshot["restore"] == pyodide_site.RESTORE
+    data = (runtime / snapshot["file"]).read_bytes()
+    assert hashlib.sha256(data).hexdigest() == snapshot["sha256"]
+    assert (runtime / snapshot["restore"]).exists()
+    # the memory image starts at a multiple of 8 (Pyodide reads it through a Uint32Array)
+    with gzip.open(runtime / snapshot["file"]) as bundle:
+        (length,) = struct.unpack("<I", bundle.read(4))
+    assert (4 + length) % 8 == 0, length
+
+
+def test_the_page_and_the_worker_name_the_kept_snapshot_alike() -> None:
+    """The page starts Python ahead of a click only where the worker has kept the snapshot
+    unpacked: it looks for it under the cache name the worker gives it."""
+    page = (Path(__file__).resolve().parents[1] / "_static" / "tcplab-inbrowser.js").read_text(
+        encoding="utf-8"
+    )
+    worker = pyodide_site._WORKER_SOURCE.read_text(encoding="utf-8")
+    pattern = re.compile(r'^\s*var KEPT = "([^"]+)";$', re.M)
+    assert pattern.findall(page) == pattern.findall(worker) == ["tcplab-snapshot-"]

@@ -6,8 +6,11 @@ missing) one line points to Binder."""
 
 from __future__ import annotations
 
+import gzip
+import hashlib
 import json
 import re
+import struct
 from collections import Counter
 from pathlib import Path
 
@@ -190,8 +193,12 @@ def test_a_missing_runtime_file_in_browser_points_to_binder(
     built_book: Path, browser, missing: str
 ) -> None:
     """The site answers 404 for one runtime file (through the service worker, as a reader's
-    browser would ask for it)."""
-    with serve(built_book, missing={f"_static/pyodide/{missing}"}) as site:
+    browser would ask for it). A wheel is only read by a normal start: the snapshot, which
+    holds the packages already, is missing too there."""
+    gone = {f"_static/pyodide/{missing}"}
+    if missing.endswith(".whl"):
+        gone.add("_static/pyodide/tcplab-snapshot.gz")
+    with serve(built_book, missing=gone) as site:
         visit = Visit(browser, site, PAGE)
         try:
             visit.page.locator(".tcplab-inbrowser-run").first.click(timeout=10_000)
@@ -206,8 +213,11 @@ def test_without_the_compiled_modules_the_panel_still_starts_in_browser(
     built_book: Path, browser
 ) -> None:
     """The bytecode archive only saves time: a site that does not serve it (a host that
-    drops a file, a partial upload) still gets a working panel, Python compiling the sources."""
-    with serve(built_book, missing={"_static/pyodide/tcplab-pycache.zip"}) as site:
+    drops a file, a partial upload) still gets a working panel, Python compiling the sources.
+    The memory snapshot is not served either (it holds the compiled modules too): without it
+    Python starts the normal way."""
+    missing = {"_static/pyodide/tcplab-pycache.zip", "_static/pyodide/tcplab-snapshot.gz"}
+    with serve(built_book, missing=missing) as site:
         visit = Visit(browser, site, PAGE)
         try:
             visit.page.locator(".tcplab-inbrowser-run").first.click(timeout=10_000)
@@ -216,8 +226,60 @@ def test_without_the_compiled_modules_the_panel_still_starts_in_browser(
                 visit.page.locator(".tcplab-inbrowser").first.get_attribute("data-timings")
             )
             assert "bytecode" not in steps and "import" in steps, steps
+            assert "snapshot-failed" in steps and "packages" in steps, steps
+            box = visit.page.locator(".tcplab-inbrowser").first
+            assert box.get_attribute("data-start") == "full"
             _drawn(visit, 30_000)
             assert PANELS["sawtooth"][3] in _title(visit), _title(visit)
+        finally:
+            visit.close()
+
+
+def _bundle(built_book: Path, change) -> bytes:
+    """The book's snapshot bundle (tcplab-restore.js reads it) with its meta changed: updated
+    with what ``change(meta)`` returns."""
+    runtime = built_book / "_static" / "pyodide"
+    manifest = json.loads((runtime / "tcplab-inbrowser.json").read_text(encoding="utf-8"))
+    bundle = gzip.decompress((runtime / manifest["snapshot"]["file"]).read_bytes())
+    (length,) = struct.unpack("<I", bundle[:4])
+    header = json.loads(bundle[4 : 4 + length])
+    header["meta"].update(change(header["meta"]))
+    changed = json.dumps(header).encode()
+    changed += b" " * ((8 - (4 + len(changed)) % 8) % 8)  # the snapshot aligned, as the build does
+    return gzip.compress(struct.pack("<I", len(changed)) + changed + bundle[4 + length :], 1)
+
+
+@pytest.mark.parametrize("broken", ["garbled", "refused"])
+def test_a_broken_snapshot_falls_back_to_a_normal_start_in_browser(
+    built_book: Path, browser, broken: str
+) -> None:
+    """The memory snapshot only saves time. A garbled file (its sha256 is not the manifest's)
+    or one the restore refuses (here its record of the function table's size is off by one,
+    as a snapshot of another runtime's would be; the manifest names its digest, so only the
+    restore can tell) leaves a normal start, which works: never a panel that says it ran
+    when it did not."""
+    runtime = "_static/pyodide/"
+    manifest = json.loads((built_book / runtime / "tcplab-inbrowser.json").read_text())
+    replaced: dict[str, bytes] = {}
+    if broken == "garbled":
+        replaced[runtime + manifest["snapshot"]["file"]] = b"\x1f\x8b not the snapshot"
+    else:
+        bundle = _bundle(built_book, lambda meta: {"tableBefore": meta["tableBefore"] + 1})
+        manifest["snapshot"]["sha256"] = hashlib.sha256(bundle).hexdigest()
+        replaced[runtime + manifest["snapshot"]["file"]] = bundle
+        replaced[runtime + "tcplab-inbrowser.json"] = json.dumps(manifest).encode()
+    with serve(built_book, replaced=replaced) as site:
+        visit = Visit(browser, site, PAGE)
+        try:
+            visit.page.locator(".tcplab-inbrowser-run").first.click(timeout=10_000)
+            _state(visit, "ready", START_MS)
+            box = visit.page.locator(".tcplab-inbrowser").first
+            steps = json.loads(box.get_attribute("data-timings"))
+            assert "snapshot-failed" in steps and "snapshot" not in steps, steps
+            assert "packages" in steps and "bytecode" in steps, steps
+            assert box.get_attribute("data-start") == "full"
+            _reruns(visit, "sawtooth")
+            assert not visit.outside, visit.outside
         finally:
             visit.close()
 
@@ -236,22 +298,39 @@ f"{sys.pycache_prefix} {cached} {os.path.exists(cached)}"
 
 
 def _uses_bytecode(visit: Visit) -> None:
-    """The start unpacked the modules compiled ahead where Python's import looks for them
-    (tests/test_inbrowser.py checks that they are used without their sources)."""
+    """The start put the modules compiled ahead where Python's import looks for them
+    (tests/test_inbrowser.py checks that they are used without their sources): from the
+    bytecode archive, or with the files of the memory snapshot."""
     steps = json.loads(visit.page.locator(".tcplab-inbrowser").first.get_attribute("data-timings"))
-    assert "bytecode" in steps, steps
+    assert "bytecode" in steps or "snapshot" in steps, steps
     prefix, cached, there = visit.page.evaluate(
         "(code) => window.tcplabPython.run(code)", COMPILED
     ).split()
     assert prefix == "/pycache" and cached.startswith("/pycache/") and there == "True", cached
 
 
+#: the worker has kept the snapshot unpacked (it does so after the first chart; the page is a
+#: chapter, one folder below the book's root)
+KEPT = """async () => {
+  const base = new URL('../_static/pyodide/', location.href).href;
+  const manifest = await (await fetch(base + 'tcplab-inbrowser.json')).json();
+  const name = 'tcplab-snapshot-' + manifest.snapshot.sha256;
+  if (!(await caches.has(name))) return false;
+  return Boolean(await (await caches.open(name)).match(base + manifest.snapshot.file));
+}"""
+PRESTARTED = "() => document.body.dataset.tcplabPython === 'ready'"
+
+
 def test_the_runtime_is_downloaded_once_and_the_page_stays_responsive_in_browser(
     built_book: Path, browser
 ) -> None:
-    """The first start fetches each runtime file from the site once; a start on another page
-    of the book, in the same browser, asks the site for none (the service worker keeps them;
-    Playwright's routing turns the browser's HTTP cache off, so it is not that cache). The two
+    """The first start fetches each runtime file it uses from the site once: Python starts from
+    the book's memory snapshot, so Pyodide's wasm, the snapshot and its restoring script, but
+    no package or wheel; a start on another page of the book, in the same browser, asks the
+    site for none (the service worker keeps them, the worker keeps the snapshot unpacked;
+    Playwright's routing turns the browser's HTTP cache off, so it is not that cache), and,
+    the snapshot kept, Python starts there as its panel comes into view, before the click
+    (on the first visit only the click starts it). The two
     panels started here (sawtooth, insensitivity) are also checked as every other chapter's
     panel is (:func:`_reruns`, offline, no error on the page), and the first start imported
     tcplab with the modules compiled ahead (:func:`_uses_bytecode`).
@@ -266,26 +345,43 @@ def test_the_runtime_is_downloaded_once_and_the_page_stays_responsive_in_browser
     with serve(built_book, requests=requests) as site:
         visit = Visit(browser, site, PAGE)
         try:
+            # a first visit: the panel in view starts nothing until the reader clicks
+            visit.page.locator(".tcplab-inbrowser").first.scroll_into_view_if_needed()
+            visit.page.wait_for_timeout(1500)
+            assert visit.page.evaluate("() => document.body.dataset.tcplabPython") is None
             longest, took, state = visit.page.evaluate(GAPS)
             assert state == "ready", visit.page.locator(".tcplab-inbrowser").first.text_content()
             assert longest < 0.25 * took, (longest, took)
             box = visit.page.locator(".tcplab-inbrowser").first
             assert box.get_attribute("data-cache") == "service-worker"
+            assert box.get_attribute("data-start") == "snapshot"
             fetched = Counter(
                 line.split(" ", 1)[1] for line in _runtime_requests(requests) if line[:4] == "GET "
             )
-            wanted = [f"pypi/{name}" for name in manifest["wheels"]]
-            wanted += ["pyodide.asm.wasm", manifest["bytecode"]]
+            snapshot = manifest["snapshot"]
+            wanted = ["pyodide.asm.wasm", snapshot["file"], snapshot["restore"]]
             for name in wanted:
                 assert fetched[f"/_static/pyodide/{name}"] == 1, (name, fetched)
+            for name in manifest["wheels"]:
+                assert fetched[f"/_static/pyodide/pypi/{name}"] == 0, (name, fetched)
             assert max(fetched.values()) == 1, fetched
             _uses_bytecode(visit)
             _reruns(visit, "sawtooth")
+            visit.page.wait_for_function(KEPT, timeout=60_000)  # after the first chart
             requests.clear()
             visit.page.goto(f"{site}/{OTHER}", wait_until="load", timeout=PAGE_LOAD_MS)
+            box = visit.page.locator(".tcplab-inbrowser").first
+            box.scroll_into_view_if_needed(timeout=10_000)
+            # the snapshot kept: the page's Python starts once its panel is near, before a click
+            visit.page.wait_for_function(PRESTARTED, timeout=START_MS)
+            assert box.get_attribute("data-state") == "idle"
             visit.page.locator(".tcplab-inbrowser-run").first.click(timeout=10_000)
             _state(visit, "ready", START_MS)
             assert _runtime_requests(requests) == []
+            assert box.get_attribute("data-start") == "snapshot"
+            assert box.get_attribute("data-prestarted") == "true"
+            steps = json.loads(box.get_attribute("data-timings"))
+            assert "snapshot-file" not in steps, steps  # the kept bundle: no download, no gunzip
             _reruns(visit, "insensitivity")
             assert not visit.outside, visit.outside
             assert not visit.errors, visit.errors

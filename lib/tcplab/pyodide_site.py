@@ -10,7 +10,9 @@ from its sdist, and ``tcplab`` itself as a wheel made from ``lib/``. A manifest,
 ``tcplab-inbrowser.json``, lists what the page's runtime loads, in order; the Web Worker it
 runs in, ``tcplab-worker.js``, comes from ``pyodide_worker.js`` beside this module; the
 modules a panel's start imports come compiled ahead, in ``tcplab-pycache.zip``
-(:func:`write_bytecode`).
+(:func:`write_bytecode`), and the whole started interpreter comes as a memory snapshot,
+``tcplab-snapshot.gz`` (:func:`write_snapshot`), from which a reader's browser starts in a few
+seconds (and starts the normal way when it cannot).
 
 :func:`write_service_worker` writes the service worker that keeps that runtime in the reader's
 browser after the first start (``tcplab-sw.js``, served from the book's root so that it
@@ -25,6 +27,7 @@ import json
 import re
 import shutil
 import subprocess
+import sys
 import tarfile
 import zipfile
 from collections.abc import Iterable
@@ -42,6 +45,9 @@ __all__ = [
     "WORKER",
     "BYTECODE",
     "write_bytecode",
+    "SNAPSHOT",
+    "RESTORE",
+    "write_snapshot",
     "SERVICE_WORKER",
     "runtime_digest",
     "write_service_worker",
@@ -64,6 +70,12 @@ WORKER = "tcplab-worker.js"
 #: the panels' modules compiled ahead (pyodide_bytecode.mjs beside this module writes it)
 BYTECODE = "tcplab-pycache.zip"
 _BYTECODE_SOURCE = Path(__file__).with_name("pyodide_bytecode.mjs")
+#: the started interpreter's memory snapshot and files (pyodide_snapshot.mjs writes it)
+SNAPSHOT = "tcplab-snapshot.gz"
+_SNAPSHOT_SOURCE = Path(__file__).with_name("pyodide_snapshot.mjs")
+#: the code that restores it, in the reader's worker and in the build's check
+RESTORE = "tcplab-restore.js"
+_RESTORE_SOURCE = Path(__file__).with_name("pyodide_restore.js")
 #: the service worker's name in the book's root (tcplab-inbrowser.js registers it)
 SERVICE_WORKER = "tcplab-sw.js"
 _SW_TEMPLATE = Path(__file__).with_name("pyodide_sw.js")
@@ -200,6 +212,7 @@ def write_runtime(srcdir: Path, folder: Path) -> Path:
     for name in RUNTIME_FILES:
         copy_runtime_file(npm / name, target / name)
     shutil.copyfile(_WORKER_SOURCE, target / WORKER)
+    shutil.copyfile(_RESTORE_SOURCE, target / RESTORE)
     packages = _official_files(provisa, lock, official_closure(lock, OFFICIAL), target)
     wheels = []
     for wheel in sorted(cache.glob("*.whl")):
@@ -211,15 +224,101 @@ def write_runtime(srcdir: Path, folder: Path) -> Path:
         raise FileNotFoundError(f"no markupsafe sdist in {cache}: run `make setup`")
     wheels.append(_markupsafe_wheel(sdists[-1], target / "pypi").name)
     wheels.append(_tcplab_wheel(srcdir / "lib", target / "pypi", srcdir / "data").name)
-    manifest = {
+    manifest: dict[str, object] = {
         "pyodide": PYODIDE_VERSION,
         "packages": packages,
         "wheels": sorted(wheels),
         "bytecode": BYTECODE,
     }
     (target / MANIFEST).write_text(json.dumps(manifest, indent=1), encoding="utf-8")
-    write_bytecode(npm, target, folder.parent / ".tcplab-bytecode")
+    kept = folder.parent / ".tcplab-bytecode"
+    write_bytecode(npm, target, kept)
+    try:
+        snapshot = write_snapshot(npm, target, kept)
+    except (RuntimeError, subprocess.TimeoutExpired) as error:
+        # the snapshot only saves time (it leans on emscripten's internals, which a new Pyodide
+        # may change): without it the panels start the normal way, and the book's tests say so
+        print(
+            f"tcplab: WARNING: no memory snapshot, panels start the normal way: {error}",
+            file=sys.stderr,
+        )
+        return target
+    # the manifest names the snapshot with its digest last: the worker checks the file it gets
+    manifest["snapshot"] = {
+        "file": SNAPSHOT,
+        "sha256": hashlib.sha256(snapshot.read_bytes()).hexdigest(),
+        "restore": RESTORE,
+    }
+    (target / MANIFEST).write_text(json.dumps(manifest, indent=1), encoding="utf-8")
     return target
+
+
+def _node() -> str:
+    node = shutil.which("node")
+    if node is None:
+        raise FileNotFoundError("node is missing: run `make setup` (it installs npm and node)")
+    return node
+
+
+def _made_once(cached: Path, old: str, commands: dict[str, list[str]], timeout: float) -> Path:
+    """``cached``, made if it is missing by running ``commands`` (what each does: a Node
+    script's arguments) in turn, each given the file to write (beside, then renamed) as its
+    last argument; a failed run raises and keeps nothing; what else matches ``old`` in its
+    folder (another runtime's) is dropped."""
+    if cached.exists():
+        return cached
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    partial = cached.with_name(cached.name + ".partial")
+    for what, command in commands.items():
+        done = subprocess.run(
+            [_node(), *command, str(partial)],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
+        if done.returncode != 0 or not partial.exists():
+            partial.unlink(missing_ok=True)
+            raise RuntimeError(f"{what} failed:\n{done.stderr[-4000:]}")
+    for stale in cached.parent.glob(old):  # one runtime's is kept, not every build's
+        stale.unlink()
+    return partial.replace(cached)
+
+
+def _placed(cached: Path, target: Path) -> Path:
+    """A copy of ``cached`` at ``target``, written beside and then renamed."""
+    partial = target.with_name(target.name + ".partial")
+    shutil.copyfile(cached, partial)
+    return partial.replace(target)
+
+
+def write_snapshot(npm: Path, runtime: Path, kept: Path, timeout: float = 900.0) -> Path:
+    """Write ``runtime/tcplab-snapshot.gz``: Pyodide's memory snapshot of the started panels'
+    Python (packages loaded, every panel's module imported, a chart drawn) with the files it
+    reads, made under Node by ``pyodide_snapshot.mjs`` from this runtime and then checked by
+    restoring it in a fresh process with ``pyodide_restore.js`` (the reader's code) and drawing
+    panels' charts, which must equal a normal start's. Making and checking it takes a minute or
+    two, so it is kept in ``kept`` under a digest of the runtime (with its bytecode archive) and
+    the scripts; a failed check raises (the build then goes on without a snapshot, see
+    :func:`write_runtime`) and keeps nothing. Written beside, then renamed."""
+    (runtime / SNAPSHOT).unlink(missing_ok=True)  # the key is the runtime without it
+    # the worker's own script is not in it: the snapshot does not depend on it
+    key = hashlib.sha256(runtime_digest(runtime, leave_out=[WORKER, RESTORE]).encode())
+    for source in (_SNAPSHOT_SOURCE, _RESTORE_SOURCE):
+        key.update(source.read_bytes())
+    commands = {
+        f"the panels' memory snapshot ({mode})": [
+            str(_SNAPSHOT_SOURCE),
+            mode,
+            str(npm),
+            str(runtime),
+        ]
+        for mode in ("make", "check")
+    }
+    cached = _made_once(
+        kept / f"snapshot-{key.hexdigest()[:16]}.gz", "snapshot-*.gz", commands, timeout
+    )
+    return _placed(cached, runtime / SNAPSHOT)
 
 
 def write_bytecode(npm: Path, runtime: Path, kept: Path, timeout: float = 600.0) -> Path:
@@ -231,35 +330,21 @@ def write_bytecode(npm: Path, runtime: Path, kept: Path, timeout: float = 600.0)
     edited) copies it. Written beside, then renamed: a failed build leaves no archive."""
     (runtime / BYTECODE).unlink(missing_ok=True)  # the key is the runtime without it
     key = hashlib.sha256(runtime_digest(runtime).encode() + _BYTECODE_SOURCE.read_bytes())
-    cached = kept / f"{key.hexdigest()[:16]}.zip"
-    if not cached.exists():
-        node = shutil.which("node")
-        if node is None:
-            raise FileNotFoundError("node is missing: run `make setup` (it installs npm and node)")
-        kept.mkdir(parents=True, exist_ok=True)
-        partial = kept / (cached.name + ".partial")
-        done = subprocess.run(
-            [node, str(_BYTECODE_SOURCE), str(npm), str(runtime), str(partial)],
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            check=False,
-        )
-        if done.returncode != 0 or not partial.exists():
-            partial.unlink(missing_ok=True)
-            raise RuntimeError(f"compiling the panels' bytecode failed:\n{done.stderr[-4000:]}")
-        for old in kept.glob("*.zip"):  # one runtime's archive is kept, not every build's
-            old.unlink()
-        partial.replace(cached)
-    partial = runtime / (BYTECODE + ".partial")
-    shutil.copyfile(cached, partial)
-    return partial.replace(runtime / BYTECODE)
+    cached = _made_once(
+        kept / f"{key.hexdigest()[:16]}.zip",
+        "*.zip",
+        {"compiling the panels' bytecode": [str(_BYTECODE_SOURCE), str(npm), str(runtime)]},
+        timeout,
+    )
+    return _placed(cached, runtime / BYTECODE)
 
 
-def runtime_digest(runtime: Path) -> str:
-    """A digest of every file under ``runtime`` (names and bytes): it changes when any file does."""
+def runtime_digest(runtime: Path, leave_out: Iterable[str] = ()) -> str:
+    """A digest of every file under ``runtime`` (names and bytes) but those named in
+    ``leave_out``: it changes when any file does."""
     total = hashlib.sha256()
-    for path in sorted(p for p in runtime.rglob("*") if p.is_file()):
+    left = set(leave_out)
+    for path in sorted(p for p in runtime.rglob("*") if p.is_file() and p.name not in left):
         total.update(path.relative_to(runtime).as_posix().encode() + b"\0")
         total.update(hashlib.sha256(path.read_bytes()).digest())
     return total.hexdigest()[:16]
