@@ -9,6 +9,7 @@ BIN := $(abspath $(VENV))/bin
 PY_STAMP := $(VENV)/.installed
 NODE_STAMP := node_modules/.installed
 PYODIDE_STAMP := .pyodide-cache/.installed
+LABS_LITE_STAMP := .labs-lite-cache/.installed
 export PATH := $(BIN):$(PATH)
 # One thread per numpy process: the models are vectorised, and the machine has 2 cores.
 export OMP_NUM_THREADS ?= 1
@@ -48,7 +49,17 @@ $(PYODIDE_STAMP): requirements-pyodide.txt $(PY_STAMP)
 		--implementation py --no-binary markupsafe -r requirements-pyodide.txt -d .pyodide-cache
 	@touch $@
 
-setup: system $(PY_STAMP) $(NODE_STAMP) $(PYODIDE_STAMP)  ## create .venv, node_modules and .pyodide-cache from the pins
+# what the course labs load in the browser besides the book's wheels (Otter-Grader and what its
+# import needs; pyyaml's and wrapt's sdists, made into pure wheels), pinned by hash;
+# tcplab.labs_lite ships them in _build/labs/lite
+$(LABS_LITE_STAMP): requirements-labs-lite.txt $(PY_STAMP)
+	rm -rf .labs-lite-cache
+	$(BIN)/python -m pip download --quiet --disable-pip-version-check --no-deps \
+		--no-build-isolation --require-hashes --platform any --python-version 3.12 \
+		--implementation py --no-binary pyyaml,wrapt -r requirements-labs-lite.txt -d .labs-lite-cache
+	@touch $@
+
+setup: system $(PY_STAMP) $(NODE_STAMP) $(PYODIDE_STAMP) $(LABS_LITE_STAMP)  ## create .venv, node_modules, .pyodide-cache and .labs-lite-cache from the pins
 
 # the tests run on one worker per core (pytest-xdist); the book is built once per run and the
 # browser tiers run in a few groups (book, one per survey look, panels) handed out to both
@@ -94,8 +105,12 @@ notebook-check: setup  ## replay a reader's download: a chapter's notebook alone
 
 colab-check: notebook-check  ## the same notebook is Colab's: the replay above
 
-labs: setup  ## the five course labs (Otter-Grader) in _build/labs: student notebooks, autograders; grading: tools/labs.py grade
-	$(BIN)/python tools/labs.py build _build/labs
+# the lite site (JupyterLite with the book's Pyodide, every wheel inside it): about a minute
+LABS_TIMEOUT := 900
+
+labs: setup  ## the five course labs (Otter-Grader) in _build/labs: student notebooks, autograders, and _build/labs/lite, the labs in the browser (JupyterLite, offline); grading: tools/labs.py grade
+	timeout $(LABS_TIMEOUT) $(BIN)/python tools/labs.py build _build/labs
+	timeout $(LABS_TIMEOUT) $(BIN)/python tools/labs.py lite _build/labs
 
 binder-check: setup  ## replay a Binder build in a fresh venv (environment.yml's pins, postBuild) and run one chapter
 	PYTHON=$(PYTHON) tools/binder-check _build/binder-check

@@ -1,12 +1,17 @@
 """The course labs: build them with Otter Assign, grade a folder of submissions without Docker.
 
     python tools/labs.py build [OUT]                   (make labs: OUT = _build/labs)
+    python tools/labs.py lite [OUT]                    (make labs: OUT/lite, labs in the browser)
     python tools/labs.py grade LAB SUBMISSIONS [--csv FILE] [--autograder ZIP]
 
 ``build`` converts each lab's source (labs/<lab>.md, a MyST-Markdown notebook in Otter's
 format) to .ipynb and runs ``otter assign`` on it: OUT/<lab>/student/<lab>.ipynb is the
 notebook to hand out (public tests inside), OUT/<lab>/autograder/ the solutions and the
 autograder zip (every test, hidden ones too).
+
+``lite`` writes OUT/lite, a JupyterLite site holding the student notebooks built by ``build``,
+with Pyodide and every wheel a lab needs inside it (:mod:`tcplab.labs_lite`): a student opens
+a lab in the browser, offline, with no Python on any server.
 
 ``grade`` scores every .ipynb in SUBMISSIONS against the lab's autograder zip and writes a CSV
 (submission, one column per question, total). Otter's own ``otter run`` has no time limit per
@@ -359,6 +364,11 @@ def main(argv: list[str] | None = None) -> int:
     build_cmd.add_argument(
         "--lab", action="append", choices=LABS, help="only this lab (repeatable)"
     )
+    lite_cmd = sub.add_parser(
+        "lite", help="the labs in the browser: a JupyterLite site in OUT/lite"
+    )
+    lite_cmd.add_argument("out", nargs="?", type=Path, default=ROOT / "_build" / "labs")
+    lite_cmd.add_argument("--lab", action="append", choices=LABS, help="only this lab (repeatable)")
     grade_cmd = sub.add_parser("grade", help="grade a folder of submissions into a CSV")
     grade_cmd.add_argument("lab", choices=LABS)
     grade_cmd.add_argument("submissions", type=Path, help="a folder of .ipynb submissions")
@@ -379,6 +389,15 @@ def main(argv: list[str] | None = None) -> int:
         for lab, folder in build(args.out, tuple(args.lab or LABS)).items():
             student = folder / "student" / f"{lab}.ipynb"
             print(f"{lab}: {student}  (autograder: {autograder_zip(folder)})")
+        return 0
+    if args.command == "lite":
+        from tcplab import labs_lite
+
+        started = time.monotonic()
+        site = labs_lite.build(args.out, args.out / "lite", ROOT, list(args.lab or LABS))
+        size = sum(p.stat().st_size for p in site.rglob("*") if p.is_file())
+        took = time.monotonic() - started
+        print(f"lite: {site / 'index.html'}  ({size / 1e6:.0f} MB, {took:.0f} s)")
         return 0
     zip_path = args.autograder or autograder_zip(ROOT / "_build" / "labs" / args.lab)
     if not args.submissions.is_dir():
