@@ -154,3 +154,27 @@ def test_the_site_offers_the_wheel_the_zip_and_a_downloads_page_the_intro_links(
             assert f'href="../{thing}"' in page, thing
         else:
             assert f'href="../{thing}"' not in page and "make site" in page, thing
+
+
+def test_no_page_names_a_repository_not_the_book_s(built_book: Path) -> None:
+    """sphinx-thebe writes its configuration into every page even with Thebe off; left to
+    itself it names its own example repository (binder-examples/jupyter-stacks-datascience),
+    which misleads anyone who reads the page's source (the reader's report, appendix)."""
+    named = [
+        page.name
+        for page in _pages(built_book)
+        if "binder-examples" in page.read_text(encoding="utf-8")
+    ]
+    assert not named, named
+
+
+def test_every_page_names_an_icon_the_site_has(built_book: Path) -> None:
+    """Without a <link rel="icon">, a browser asks for /favicon.ico on a first visit and gets
+    a 404 in its console (the reader's report, appendix)."""
+    for page in _pages(built_book):
+        text = page.read_text(encoding="utf-8")
+        if text.startswith('<meta http-equiv="Refresh"'):
+            continue  # the root's redirect to the introduction: the browser shows that page
+        found = re.search(r'<link rel="icon" href="([^"]+)"', text)
+        assert found, page.name
+        assert (page.parent / found.group(1).split("?")[0]).is_file(), (page.name, found.group(1))

@@ -102,6 +102,10 @@ def write_notebooks(
     return written
 
 
+#: the book's icon (_config.yml html.favicon, which Sphinx copies into _static)
+ICON = "_static/tcplab-icon.svg"
+
+
 def _link(href: str, text: str) -> str:
     return f'<a href="{html.escape(href)}">{html.escape(text)}</a>'
 
@@ -165,6 +169,7 @@ def downloads_page(root: Path, title: str, student: bool = False, site: str = ""
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{html.escape(heading)} - {html.escape(title)}</title>\n"
+        f'<link rel="icon" href="{up}{ICON}">\n'
         "<style>body{font-family:system-ui,sans-serif;max-width:46rem;margin:2rem auto;"
         "padding:0 1rem;line-height:1.5}a:focus{outline:3px solid #c0007a}</style>\n"
         f"</head>\n<body>\n<main>\n<p>{_link(up + 'index.html', title)}</p>\n"
