@@ -30,6 +30,8 @@ from pathlib import Path
 import jupytext
 import nbformat
 
+from tcplab.plain_myst import GLUE_NOTE, plain_markdown
+
 __all__ = [
     "NOTEBOOK_BRANCH",
     "RUNTIME_PACKAGES",
@@ -163,15 +165,24 @@ def colab_notebook(
     solutions: bool = True,
 ) -> nbformat.NotebookNode:
     """The MyST-Markdown ``chapter`` as a notebook without outputs, with the set-up cell first
-    (:func:`setup_cell_source`); with ``solutions`` false, without the exercises' solutions."""
+    (:func:`setup_cell_source`) and its roles as plain Markdown (:mod:`tcplab.plain_myst`;
+    then a note on the computed numbers, where it has any); with ``solutions`` false, without
+    the exercises' solutions."""
     text = chapter.read_text(encoding="utf-8")
     notebook = jupytext.reads(text if solutions else drop_solutions(text), fmt="md:myst")
-    setup = nbformat.v4.new_code_cell(setup_cell_source(repository, pins, site))
-    setup.metadata["tags"] = ["tcplab-colab-setup"]
-    notebook.cells.insert(0, setup)
+    bib = chapter.parent.parent / "references.bib"
+    glued = False
     for cell in notebook.cells:
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
+        elif cell.cell_type == "markdown":  # plain Jupyter shows MyST roles as typed
+            glued = glued or "{glue:text}`" in cell.source
+            cell.source = plain_markdown(cell.source, bib)
+    setup = nbformat.v4.new_code_cell(setup_cell_source(repository, pins, site))
+    setup.metadata["tags"] = ["tcplab-colab-setup"]
+    notebook.cells.insert(0, setup)
+    if glued:
+        notebook.cells.insert(1, nbformat.v4.new_markdown_cell(GLUE_NOTE))
     notebook.metadata.pop("jupytext", None)
     nbformat.validate(notebook)
     return notebook
