@@ -161,3 +161,17 @@ def test_chart_and_axis_titles_set_maths_in_unicode(module: Path) -> None:
     titles = re.findall(r'\btitle="([^"]*)"', module.read_text(encoding="utf-8"))
     typed = [t for t in titles if ASCII_MATHS.search(t)]
     assert not typed, typed
+
+
+#: a figure number in a chart's title: the book numbers its figures (Figure 6.5) and the caption
+#: names the paper's ("The paper's Fig. 7"); "Fig. 7" inside Figure 6.5 read as two numbers
+FIGURE_NUMBER = re.compile(r"\b(?:Fig\.|Figs?\.|Figure)\s*\d")
+
+
+@pytest.mark.parametrize("module", CHART_CODE, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_chart_titles_carry_no_figure_number(module: Path) -> None:
+    """The reader's report (figures): chapter 6 put the paper's figure numbers in its chart
+    titles inside the book's own numbered figures."""
+    titles = re.findall(r'\btitle=f?"([^"]*)"', module.read_text(encoding="utf-8"))
+    numbered = [t for t in titles if FIGURE_NUMBER.search(t)]
+    assert not numbered, numbered

@@ -253,7 +253,7 @@ def beatdown_chart(path: pd.DataFrame, tags: pd.DataFrame) -> alt.VConcatChart:
                 "flow:N", title="connection", scale=alt.Scale(range=["#0072B2", "#E69F00"])
             ),
         )
-        .properties(title="Beatdown, two connections (the paper's Fig. 5)", width=520, height=220)
+        .properties(title="Beatdown, two connections", width=520, height=220)
     )
     roles = alt.Color("role:N", title=None, scale=role_scale(_ROLES))
     x = alt.X("flows:O", title="number of connections N", axis=alt.Axis(labelAngle=0))

@@ -197,7 +197,7 @@ def loss_chart(loss: pd.DataFrame) -> alt.LayerChart:
     stated points (30 and 1500 flows, DEC and Harvard), the 50% bound and N = 434."""
     layers, data = _loss_layers(loss)
     chart = alt.LayerChart(layer=layers).properties(
-        width=460, height=260, title="Fig. 7: loss rate against N"
+        width=460, height=260, title="Loss rate against N"
     )
     return describe(chart, _loss_description(data))
 
@@ -230,7 +230,7 @@ def loss_histogram_chart(loss: pd.DataFrame, first: int = 1500) -> alt.VConcatCh
         .add_params(pick)
     )
     top = alt.LayerChart(layer=[*layers, picked]).properties(
-        width=460, height=260, title="Fig. 7: loss rate against N (click a point)"
+        width=460, height=260, title="Loss rate against N (click a point)"
     )
     bottom = _histogram_bars(bins).transform_filter(pick)
     text = (
@@ -270,7 +270,7 @@ def detail_chart(loss: pd.DataFrame) -> alt.LayerChart:
         .mark_point(filled=True, shape="diamond", size=90)
         .encode(x=x, y=y, color=colour)
     )
-    chart = (dots + curve + mark).properties(width=420, height=240, title="Fig. 8: N <= 60")
+    chart = (dots + curve + mark).properties(width=420, height=240, title="N ≤ 60, log-log")
     ours_30 = small.loc[small["flows"] == 30, "loss_rate"]
     at_30 = (
         f"; ours at N = 30, {_percent(float(ours_30.mean()))} against the paper's "
@@ -360,7 +360,7 @@ def buffers_few_chart(few: pd.DataFrame) -> alt.LayerChart:
         .mark_rule(strokeDash=[4, 3])
         .encode(x="buffer:Q")
     )
-    chart = (line + rule).properties(width=380, height=220, title="Fig. 9: 30 TCPs")
+    chart = (line + rule).properties(width=380, height=220, title="30 TCPs")
     flows = ", ".join(str(n) for n in sorted(few["flows"].unique()))
     points = "; ".join(
         f"b = {b:g}: {g:.3f}" for b, g in zip(data["buffer"], data["goodput_fraction"],
@@ -394,7 +394,7 @@ def buffers_many_chart(many: pd.DataFrame) -> alt.LayerChart:
     flows = int(many["flows"].max())
     marks = pd.DataFrame({"buffer": [theory.fast_retransmit_buffer(flows), 10.0 * flows]})
     rules = alt.Chart(marks).mark_rule(strokeDash=[4, 3], color="#999999").encode(x="buffer:Q")
-    chart = (lines + rules).properties(width=420, height=240, title="Fig. 10: 500 TCPs")
+    chart = (lines + rules).properties(width=420, height=240, title="500 TCPs")
     first, last = data.iloc[0], data.iloc[-1]
     return describe(
         chart,
