@@ -72,6 +72,7 @@ FIGURES = """() => [...document.querySelectorAll('.tcplab-chart')].map(chart => 
     id: chart.id,
     number: caption ? (caption.querySelector('.caption-number') || {}).textContent : null,
     words: caption ? caption.textContent.replace(/\\s+/g, ' ').trim().length : 0,
+    weight: caption ? +getComputedStyle(caption).fontWeight : null,
   };
 })"""
 
@@ -200,3 +201,13 @@ def test_the_live_packets_chart_fits_a_phone_at_a_readable_size(site: str, brows
     assert found["drawn"] == "true", found
     assert float(found["scale"]) >= MIN_SCALE, found
     assert found["svg"] <= found["column"] + 1, found
+
+
+@pytest.mark.parametrize("path", CHAPTERS)
+def test_captions_are_set_in_a_regular_weight(desktop: dict[str, dict], path: str) -> None:
+    """The theme sets captions at weight 300 in grey: faint, worst as long blocks on a phone
+    (the reader's report, accessibility); the book sets them at 400 at least."""
+    light = [
+        f["id"] for f in desktop[path]["figures"] if f["weight"] is not None and f["weight"] < 400
+    ]
+    assert not light, light
