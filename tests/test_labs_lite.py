@@ -93,20 +93,12 @@ def lite_site(tmp_path_factory: pytest.TempPathFactory):
 
 
 @pytest.fixture(scope="session")
-def lite_browser():
-    """Debian's Chromium, headless (the browser tier's flags)."""
-    from playwright.sync_api import sync_playwright
-
-    from tcplab.localsite import CHROMIUM_FLAGS
-
-    from conftest import chromium_executable
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(
-            executable_path=chromium_executable(), args=CHROMIUM_FLAGS
-        )
-        yield chromium
-        chromium.close()
+def lite_browser(browser):
+    """The suite's Chromium (tests/conftest.py): one Playwright per process, since a second
+    sync_playwright in a worker that already runs one (xdist hands this group to a worker
+    that may hold the book's browser) fails ("Sync API inside the asyncio loop"). This
+    module's own xdist_group mark keeps it out of the book's group."""
+    return browser
 
 
 _RUN_ALL = """async () => {
