@@ -11,6 +11,7 @@ import json
 import re
 import struct
 import tarfile
+import types
 import zipfile
 from io import BytesIO
 from pathlib import Path
@@ -163,6 +164,35 @@ def test_without_processes_a_process_pool_is_a_stand_in_that_refuses() -> None:
     inbrowser.without_processes(browser)
     with pytest.raises(RuntimeError, match="no process pool in the browser"):
         browser["concurrent.futures.process"].ProcessPoolExecutor(2)
+
+
+def _fake_jsonschema() -> tuple[object, list]:
+    """A module with a RefResolver whose from_schema records each resolver it makes."""
+    made: list = []
+
+    class RefResolver:
+        @classmethod
+        def from_schema(cls, schema: dict) -> RefResolver:
+            made.append(cls())
+            return made[-1]
+
+    return types.SimpleNamespace(RefResolver=RefResolver), made
+
+
+def test_an_old_jsonschema_reuses_one_resolver_per_schema() -> None:
+    """Pyodide's jsonschema 4.17: one resolver per schema (each new one indexes the whole
+    Vega-Lite schema again); a different schema gets its own; 4.18 and later are left alone."""
+    old, made = _fake_jsonschema()
+    assert inbrowser.reuse_ref_resolvers(old, "4.17.3")
+    one, other = {"a": 1}, {"a": 1}
+    first = old.RefResolver.from_schema(one)
+    assert old.RefResolver.from_schema(one) is first and len(made) == 1
+    assert old.RefResolver.from_schema(other) is not first and len(made) == 2
+    assert not inbrowser.reuse_ref_resolvers(old, "4.17.3")  # once
+    new, made = _fake_jsonschema()
+    assert not inbrowser.reuse_ref_resolvers(new, "4.26.0")
+    new.RefResolver.from_schema(one), new.RefResolver.from_schema(one)
+    assert len(made) == 2
 
 
 def _lock(**files: bytes) -> dict:

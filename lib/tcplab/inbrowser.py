@@ -29,7 +29,14 @@ from .panels import PanelSpec
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["load_spec", "chart_html", "without_processes", "recorded", "SHIPPED"]
+__all__ = [
+    "load_spec",
+    "chart_html",
+    "without_processes",
+    "reuse_ref_resolvers",
+    "recorded",
+    "SHIPPED",
+]
 
 #: where the book's wheel of tcplab carries the recorded results a panel reads (the Lu panel's
 #: tables: tcplab.pyodide_site copies them from data/ at build time)
@@ -53,8 +60,42 @@ def without_processes(modules: dict[str, Any]) -> None:
     modules["concurrent.futures.process"] = stand_in
 
 
+def reuse_ref_resolvers(jsonschema: Any, version: str) -> bool:
+    """Let ``jsonschema`` (``version``: its version) hand out one ``RefResolver`` per schema.
+
+    Altair validates each part of a chart against the Vega-Lite schema, and with a jsonschema
+    older than 4.18 (the browser has 4.17: the newer one needs rpds-py, which has no pure
+    wheel) it makes a new ``RefResolver.from_schema(rootschema)`` each time; every new
+    resolver walks the whole Vega-Lite schema again to index its subschemas, ~65 ms each in
+    Pyodide, 2.2 s of a 3.4 s chart (insensitivity's panel). One resolver per schema keeps
+    that index: the same validation, done once. Returns whether it was needed."""
+    resolver = getattr(jsonschema, "RefResolver", None)
+    if resolver is None or getattr(resolver.from_schema, "_tcplab_reused", False):
+        return False
+    if tuple(int(part) for part in version.split(".")[:2]) >= (4, 18):
+        return False  # altair uses the referencing library there
+    made: dict[int, tuple[Any, Any]] = {}
+    original = resolver.from_schema
+
+    def from_schema(schema: Any, *args: Any, **kwargs: Any) -> Any:
+        if args or kwargs:
+            return original(schema, *args, **kwargs)
+        if id(schema) not in made:  # the schema is kept, so its id stays its own
+            made[id(schema)] = (schema, original(schema))
+        return made[id(schema)][1]
+
+    from_schema._tcplab_reused = True  # type: ignore[attr-defined]
+    resolver.from_schema = from_schema
+    return True
+
+
 if sys.platform == "emscripten":  # Pyodide
     without_processes(sys.modules)
+    import importlib.metadata
+
+    import jsonschema as _jsonschema
+
+    reuse_ref_resolvers(_jsonschema, importlib.metadata.version("jsonschema"))
 
 
 def recorded(name: str) -> pd.DataFrame:
