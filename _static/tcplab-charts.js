@@ -221,8 +221,9 @@
     return true;
   }
 
-  // Titles longer than the room break into lines, at spaces.
-  function wrapTitles(spec, room) {
+  // Titles longer than the room break into lines, at spaces (only the chart's own title when
+  // rootOnly: the one the save button floats over).
+  function wrapTitles(spec, room, rootOnly) {
     var config = spec.config || {};
     var size = (config.title && config.title.fontSize) || 13;
     var perLine = Math.max(12, Math.floor((room - 16) / (size * 0.6)));
@@ -263,6 +264,7 @@
         else title.text = broken;
         changed = true;
       }
+      if (rootOnly) return;
       ["spec", "vconcat", "hconcat", "concat", "layer"].forEach(function (key) {
         var child = node[key];
         if (Array.isArray(child)) child.forEach(visit);
@@ -369,6 +371,7 @@
     }
     return window.vegaEmbed(element, spec, embedOptions(spec)).then(function (result) {
       element.tcplabView = result.view;
+      element.tcplabDrawn = spec;
       var drawn = element.querySelector(".marks");
       return drawn ? drawn.getBoundingClientRect().width : 0;
     });
@@ -462,6 +465,7 @@
   // width (sideBySide), else stack it (and let it fill the column), then shrink it until it
   // fits.
   function fit(element, spec) {
+    element.classList.remove("tcplab-menu-above");
     var room = available(element);
     var config = spec.config || {};
     var current = spec;
@@ -499,6 +503,9 @@
         });
       })
       .then(function (width) {
+        return clearMenu(element, width, 3);
+      })
+      .then(function (width) {
         var svg = element.querySelector(".marks");
         if (svg && width > room) {
           // the last resort: the picture scaled down as a whole (axes and text with it)
@@ -509,6 +516,61 @@
           delete element.dataset.fitScale;
         }
       });
+  }
+
+  // The view or concatenation whose title is drawn at the chart's top right corner: the
+  // chart's own, else the first row's last view's.
+  function topRightTitled(spec) {
+    var node = spec;
+    while (node && !node.title) {
+      if (Array.isArray(node.hconcat)) node = node.hconcat[node.hconcat.length - 1];
+      else if (Array.isArray(node.vconcat)) node = node.vconcat[0];
+      else if (Array.isArray(node.concat)) {
+        node = node.concat[Math.min(node.columns || node.concat.length, node.concat.length) - 1];
+      } else if (Array.isArray(node.layer)) node = node.layer[0];
+      else if (node.spec && typeof node.spec === "object") node = node.spec;
+      else return null;
+    }
+    return node || null;
+  }
+
+  // The save button floats over the chart's top right corner: a title that runs under it
+  // breaks before it (a phone's narrow column, a long title). Resolves to the drawn width.
+  function clearMenu(element, width, tries) {
+    var summary = element.querySelector("details > summary");
+    var svg = element.querySelector("svg.marks");
+    if (!summary || !svg) return Promise.resolve(width);
+    var menu = summary.getBoundingClientRect();
+    var under = Array.prototype.filter.call(svg.querySelectorAll("g.role-title text"), function (t) {
+      var box = t.getBoundingClientRect();
+      return box.width > 0 && Math.min(box.right, menu.right) - Math.max(box.left, menu.left) > 1 &&
+        Math.min(box.bottom, menu.bottom) - Math.max(box.top, menu.top) > 1;
+    })[0];
+    if (!under) return Promise.resolve(width);
+    var copy = clone(element.tcplabDrawn);
+    var node = topRightTitled(copy);
+    if (!node || !tries) {
+      // no title of the spec's own there (a facet's header), or still under it: the button
+      // moves above the chart
+      element.classList.add("tcplab-menu-above");
+      return Promise.resolve(width);
+    }
+    // the room from the title's start to the button, a little less on each try (the break is
+    // by characters)
+    var room = (menu.left - under.getBoundingClientRect().left + 16) * (1 - 0.1 * (3 - tries));
+    // the title's lines joined and broken again (breaking only its long line would leave a
+    // one-word line: "the sawtooth / and / its mean")
+    var text = node.title && typeof node.title === "object" && !Array.isArray(node.title)
+      ? node.title.text : node.title;
+    if (Array.isArray(text)) text = text.join(" ");
+    if (node.title === text || Array.isArray(node.title)) node.title = text;
+    else node.title.text = text;
+    var title = { title: node.title, config: copy.config };
+    if (!wrapTitles(title, room, true)) return clearMenu(element, width, 0);
+    node.title = title.title;
+    return render(element, copy).then(function (drawn) {
+      return clearMenu(element, drawn, tries - 1);
+    });
   }
 
   function name(element, spec) {

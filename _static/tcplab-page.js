@@ -3,12 +3,27 @@
 (function () {
   "use strict";
 
+  // A wide equation shows that it goes on: a shadow at the edge it continues past
+  // (tcplab.css) and a line under it saying so (a phone cut "x_class 2 = 6/91 (1" at the
+  // column's edge with nothing to tell the reader there was more).
   function markWideEquations() {
     document.querySelectorAll('mjx-container[display="true"]').forEach(function (box) {
+      var hint = box.nextElementSibling;
+      if (!hint || !hint.classList.contains("tcplab-scroll-hint")) hint = null;
       if (box.scrollWidth > box.clientWidth + 1) {
         box.setAttribute("tabindex", "0"); // MathJax's own speech text stays its name
-      } else if (box.getAttribute("tabindex") === "0") {
-        box.removeAttribute("tabindex");
+        box.dataset.tcplabWide = "true";
+        if (!hint) {
+          hint = document.createElement("p");
+          hint.className = "tcplab-scroll-hint";
+          hint.setAttribute("aria-hidden", "true"); // a screen reader reads the whole equation
+          hint.textContent = "\u2194 The equation goes on: scroll it sideways.";
+          box.parentNode.insertBefore(hint, box.nextSibling);
+        }
+      } else {
+        if (box.getAttribute("tabindex") === "0") box.removeAttribute("tabindex");
+        delete box.dataset.tcplabWide;
+        if (hint) hint.remove();
       }
     });
   }

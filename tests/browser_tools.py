@@ -151,13 +151,36 @@ LAYOUT = """() => {
         'g.role-legend-symbol path')].filter(p => ['black', '#000', '#000000'].includes(
         p.getAttribute('fill')) || ['black', '#000', '#000000'].includes(
         p.getAttribute('stroke'))).length,
+      // the chart's title where the save menu's button (floating over the chart's top right
+      // corner) covers it
+      underMenu: (() => {
+        const summary = chart.querySelector('details > summary');
+        if (!summary || svg.tagName.toLowerCase() !== 'svg') return [];
+        const b = summary.getBoundingClientRect();
+        return [...svg.querySelectorAll('g.role-title text')].filter(shown).filter(t => {
+          const a = t.getBoundingClientRect();
+          return Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1
+            && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
+        }).map(t => t.textContent);
+      })(),
       // a guide's label Vega cut at its label limit (it ends in an ellipsis)
       cut: svg.tagName.toLowerCase() !== 'svg' ? [] : [...svg.querySelectorAll(
         GUIDES + ', g.role-column-header text, g.role-row-header text')]
         .filter(t => shown(t) && t.textContent.trim().endsWith('\u2026')).map(t => t.textContent),
     };
   });
-  return {pageWidth: root.scrollWidth, viewport: root.clientWidth, charts};
+  // display equations wider than the column, and whether a visible line under each says so
+  const equations = [...document.querySelectorAll('mjx-container[display="true"]')]
+    .filter(box => box.scrollWidth > box.clientWidth + 1).map((box, index) => {
+      const next = box.nextElementSibling;
+      const hint = next && next.classList.contains('tcplab-scroll-hint')
+        && next.getBoundingClientRect().height > 0;
+      return {index, hint: Boolean(hint), shadow: getComputedStyle(box).backgroundImage !== 'none'};
+    });
+  // the theme's search buttons a reader sees (fields and icons)
+  const searches = [...document.querySelectorAll('.search-button__button')]
+    .filter(b => b.getBoundingClientRect().width > 0 && b.checkVisibility()).length;
+  return {pageWidth: root.scrollWidth, viewport: root.clientWidth, charts, equations, searches};
 }"""
 
 NAMES = """() => [...document.querySelectorAll('.tcplab-chart')].map(chart => {

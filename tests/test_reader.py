@@ -130,6 +130,47 @@ def test_no_axis_legend_or_header_label_is_cut(look_survey: list[PageSurvey]) ->
     assert not problems, "\n".join(problems)
 
 
+@pytest.mark.parametrize("look_survey", LOOKS, indirect=True)
+def test_the_save_menu_covers_no_chart_title(look_survey: list[PageSurvey]) -> None:
+    """The chart's save button floats over its top right corner: a title that runs to the
+    right edge must break before it, not under it ("...one signalled per event" on a phone,
+    reader's report, section 1); one test per look."""
+    problems = _stopped(look_survey)
+    for record in look_survey:
+        look = f"{record.width} px{' dark' if record.dark else ''}"
+        for chart in (record.layout or {}).get("charts", []):
+            under = chart["underMenu"]
+            problems += [f"{look}, {record.path}, {chart['figure']}: {t!r}" for t in under]
+    assert not problems, "\n".join(problems)
+
+
+def test_a_wide_equation_shows_that_it_goes_on(night_survey: list[PageSurvey]) -> None:
+    """On a phone a display equation wider than the column scrolls in its own box; it shows
+    that it goes on (a shadow at its edge and a line under it), where the insensitivity page
+    cut five of them at the edge with nothing to say so (reader's report, section 1)."""
+    problems = _stopped(night_survey)
+    wide = 0
+    for record in night_survey:
+        for equation in (record.layout or {}).get("equations", []):
+            wide += 1
+            if not (equation["hint"] and equation["shadow"]):
+                problems.append(f"{record.path}: wide equation {equation}")
+    assert wide, "no display equation is wider than a phone's column: the test checks nothing"
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("look_survey", LOOKS, indirect=True)
+def test_a_page_shows_one_search_field(look_survey: list[PageSurvey]) -> None:
+    """One way to search, on a laptop and on a phone: at 1400 px the theme showed a top bar
+    holding only a second search field, the sidebar's twin (reader's report, section 1)."""
+    problems = _stopped(look_survey)
+    for record in look_survey:
+        shown = (record.layout or {}).get("searches")
+        if shown != 1:
+            problems.append(f"{record.width} px, {record.path}: {shown} search fields")
+    assert not problems, "\n".join(problems)
+
+
 def test_no_legend_symbol_is_black_on_a_dark_page(night_survey: list[PageSurvey]) -> None:
     """In dark mode a legend without a colour scale (shapes: "class 1", "class 2",
     "aggregate" in Fig. 2.2) drew its symbols black on the near-black page (reader's report,
