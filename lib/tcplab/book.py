@@ -16,7 +16,7 @@ from pathlib import Path
 from sphinx.application import Sphinx
 from sphinx.config import Config
 
-from tcplab import offline
+from tcplab import offline, syllabus
 from tcplab.launch import colab_url
 from tcplab.pyodide_site import write_runtime, write_service_worker
 
@@ -214,9 +214,25 @@ def _hide_gated_solutions(app: Sphinx, docname: str, source: list[str]) -> None:
         source[0] = drop_gated_solutions(source[0])
 
 
+#: where the instructors' page shows the course map (:func:`tcplab.syllabus.course_map`)
+COURSE_MAP = "<!-- tcplab: course map -->"
+
+
+def _add_signposts(app: Sphinx, docname: str, source: list[str]) -> None:
+    """Each chapter's "At a glance" line and the instructors' course map
+    (:mod:`tcplab.syllabus`), made from the chapters' sources as they are now."""
+    folder, _, name = docname.rpartition("/")
+    if folder != "chapters":
+        return
+    if COURSE_MAP in source[0]:
+        source[0] = source[0].replace(COURSE_MAP, syllabus.course_map(Path(app.srcdir)))
+    source[0] = syllabus.add_glance(name, source[0])
+
+
 def setup(app: Sphinx) -> dict[str, object]:
     app.connect("config-inited", _add_assets)
     app.connect("source-read", _hide_gated_solutions)
+    app.connect("source-read", _add_signposts)
     app.connect("html-page-context", _drop_duplicate_scripts, priority=900)  # after the rest
     app.connect("html-page-context", _fix_citation_roles)
     app.connect("html-page-context", _add_colab_button, priority=502)  # after the theme's 501
