@@ -119,7 +119,7 @@ test: setup browser  ## run every test tier: lint, types, unit, property, statis
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	$(BIN)/pytest $(PARALLEL)
+	$(BIN)/pytest $(PARALLEL) --durations=40  # the slowest tests: where the 20 minutes go
 
 test-fast: setup  ## the model tiers only (no notebooks, book or browser)
 	$(BIN)/pytest $(PARALLEL) -m "not notebooks and not book and not browser"
