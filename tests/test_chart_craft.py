@@ -569,3 +569,15 @@ def test_every_chart_of_more_than_six_series_in_the_book_has_the_highlight(
                 many.add(field)
         missing += [f"{name}: {fault}" for f in sorted(many) for fault in highlight_faults(spec, f)]
     assert not missing, "\n".join(missing)
+
+
+def test_a_prediction_panel_s_top_is_one_and_a_half_times_the_measured_peak() -> None:
+    """By hand: 1.5 x 0.1234 = 0.1851, rounded up to two figures 0.19; 1.5 x 40 = 60."""
+    import pandas as pd
+
+    from tcplab.chapters.lu import charts as lu
+
+    assert lu.prediction_top(pd.Series([0.05, 0.1234])) == pytest.approx(0.19)
+    assert lu.prediction_top(pd.Series([40.0, 12.0])) == pytest.approx(60.0)
+    with pytest.raises(ValueError, match="measured_mbps"):
+        lu.prediction_top(pd.Series([0.0]))

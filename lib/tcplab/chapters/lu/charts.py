@@ -164,6 +164,8 @@ def prediction_top(measured_mbps: pd.Series) -> float:
     largest measured throughput at any cross-traffic level, rounded up to 2 significant
     figures. A prediction above it leaves the panel; the chart marks where."""
     peak = float(measured_mbps.max()) * PREDICTION_HEADROOM
+    if not np.isfinite(peak) or peak <= 0:
+        raise ValueError(f"measured_mbps: its largest value ({peak:g}) must be above 0")
     digits = 1 - int(np.floor(np.log10(peak)))
     return float(np.ceil(peak * 10**digits) / 10**digits)
 
