@@ -4,10 +4,10 @@ Charts are altair (Vega-Lite) specs. In the built book each chart is a ``<div>``
 in a JSON script tag; ``_static/tcplab-charts.js`` draws it with the Vega bundle the book serves
 itself, so sliders (Vega-Lite params) work on a static page with no kernel and no CDN. In a live
 Jupyter kernel the same output also carries the Vega-Lite MIME type for JupyterLab to draw.
-Colours are the Okabe-Ito colour-blind-safe palette (:data:`PALETTE`, seven colours) or, for
-eight to ten series, :data:`PALETTE_10`; the paper's values are always drawn in the same
-colour and mark (open diamonds), beside ours. Captions name marks by their shape and legend
-entry, never by a colour alone.
+Colours are a colour-blind-safe palette after Okabe and Ito whose every colour reads on white
+(:data:`PALETTE`, seven colours) or, for eight to ten series, :data:`PALETTE_10`; the paper's
+values are always drawn in the same colour and mark (open diamonds), beside ours. Captions
+name marks by their shape and legend entry, never by a colour alone.
 
 The book fits every chart to the width of its column (``_static/tcplab-charts.js``): a chart
 is written for a wide column (views up to about 520 px wide, legends below), and on a narrow
@@ -53,31 +53,41 @@ __all__ = [
     "fraction",
     "csv_values",
     "dense",
+    "HIGHLIGHT_ABOVE",
+    "highlight",
 ]
 
-# Okabe & Ito (2008), without black so every colour reads on light and dark backgrounds.
-PALETTE = ["#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442"]
+# Okabe & Ito (2008)'s blue, bluish green, vermillion and reddish purple, and black; their
+# orange, sky blue and yellow (2.3:1, 2.3:1 and 1.3:1 on white) replaced by a dark brown and
+# a violet, so that every series reads on white at 3:1 or more (WCAG 1.4.11, graphical
+# objects). Brown, violet and black were chosen, among the colours of 3:1 or more, for the
+# largest smallest colour difference (CIELAB) from the others and each other, as seen with
+# normal vision and simulated deuteranopia, protanopia and tritanopia (Machado et al. 2009):
+# at least 17, where Okabe-Ito's own seven reach 16 (tests/test_chart_craft.py). In dark
+# mode, black and the dark colours become the light ones of DARK.
+PALETTE = ["#0072B2", "#663311", "#009E73", "#D55E00", "#CC79A7", "#7733DD", "#000000"]
 OURS = "simulation (ours)"
 FORMULA = "formula"
 PAPER = "paper"
 ROLE_COLOURS = {OURS: "#0072B2", FORMULA: "#009E73", PAPER: "#D55E00"}
-# Tableau 10 (its light grey made darker, to read on white): for eight to ten series, such as
-# ten connections' windows, where seven colours would repeat.
-PALETTE_10 = [
-    "#4E79A7", "#F28E2B", "#E15759", "#76B7B2", "#59A14F",
-    "#EDC948", "#B07AA1", "#FF9DA7", "#9C755F", "#79706E",
-]  # fmt: skip
+# For eight to ten series, such as ten connections' windows, where seven colours would
+# repeat: PALETTE and three more chosen the same way (3:1 or more on white, the largest
+# smallest difference under the three simulated colour vision deficiencies: 17 or more).
+# Ten colours still read apart only with care: such charts highlight a series on a click on
+# its legend entry (highlight_series).
+PALETTE_10 = PALETTE + ["#EE0055", "#BB66FF", "#993377"]
 # Dark-mode replacements for the colours that are too dark on a dark page (contrast >= 4.5:1
 # on #14181e); the rest of both palettes read on either background.
 DARK = {
+    "#000000": "#E0E0E0",
+    "#663311": "#C08850",
+    "#7733DD": "#B08CF0",
+    "#EE0055": "#FF4D88",
+    "#993377": "#C77AA8",
     "#0072B2": "#3A9CE6",
-    "#56B4E9": "#A6DCFF",
     "#D55E00": "#FF7A2E",
     "#009E73": "#19C795",
     "#CC79A7": "#E89BC6",
-    "#4E79A7": "#7FA6D6",
-    "#9C755F": "#C49A82",
-    "#79706E": "#A8A09E",
 }
 
 # altair 6 names it "application/vnd.vegalite.v6.json", which nbformat rejects for JSON data.
@@ -109,7 +119,8 @@ def _theme() -> alt.theme.ThemeConfig:
 
 
 def category_range(count: int) -> list[str]:
-    """Colours for ``count`` series: the Okabe-Ito seven, or Tableau's ten for eight to ten.
+    """Colours for ``count`` series: the seven of :data:`PALETTE`, or the ten of
+    :data:`PALETTE_10` for eight to ten.
 
     More than ten series cannot be told apart by colour: a ``ValueError`` says so."""
     if count <= len(PALETTE):
@@ -233,6 +244,26 @@ def role_colour(roles: list[str] | None = None, legend: alt.Legend | None = None
     if legend is None:
         return alt.Color("role:N", title=None, scale=role_scale(roles))
     return alt.Color("role:N", title=None, scale=role_scale(roles), legend=legend)
+
+
+#: a chart with more series than this, told apart by colour alone only with care, lets the
+#: reader bring one series forward (:func:`highlight`)
+HIGHLIGHT_ABOVE = 6
+#: the opacity of the series not chosen while one is highlighted
+FADED = 0.12
+
+
+def highlight(
+    field: str, name: str = "highlight", shown: float = 1.0, faded: float = FADED
+) -> tuple[alt.Parameter, Any]:
+    """A click on a legend entry (or on a mark) of the series ``field`` brings that series
+    forward: the others fade to ``faded``; shift-click adds one, a double-click clears it.
+
+    Returns the param (add it to the view whose colour legend lists ``field``) and the
+    ``opacity`` encoding for every layer that draws the series (``shown`` when chosen or
+    nothing is). A Vega-Lite selection: it works on the static page, no kernel."""
+    chosen = alt.selection_point(name=name, fields=[field], bind="legend")
+    return chosen, alt.condition(chosen, alt.value(shown), alt.value(faded))
 
 
 def grid_step(values: pd.Series) -> float:

@@ -19,6 +19,7 @@ from tcplab.charts import (
     describe,
     fraction,
     grid_step,
+    highlight,
     role_colour,
     role_scale,
     slider,
@@ -136,13 +137,15 @@ def fig510_chart(weighted: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
     x = alt.X("flows:Q", title="N (flows of each kind)", scale=alt.Scale(type="log", base=2))
     y = alt.Y("value:Q", title="AIMD / TCP throughput")
     colour = alt.Color("D_label:N", title="weight D", sort=None)
+    chosen, opacity = highlight("D_label")  # eight weights: a legend click brings one forward
     ours = alt.Chart(data.assign(value=data["ratio"])).mark_line(point=True).encode(
-        x=x, y=y, color=colour,
+        x=x, y=y, color=colour, opacity=opacity,
         tooltip=["D_label:N", "flows:Q", alt.Tooltip("ratio:Q", format=".3f"),
                  alt.Tooltip("aimd_timeouts:Q", format=".1f", title="time-outs per AIMD flow")],
-    )  # fmt: skip
-    ideal = alt.Chart(data.assign(value=data["D"])).mark_line(strokeDash=[5, 4], opacity=0.6)
-    chart = alt.layer(ideal.encode(x=x, y=y, color=colour), ours)
+    ).add_params(chosen)  # fmt: skip
+    ideal = alt.Chart(data.assign(value=data["D"])).mark_line(strokeDash=[5, 4])
+    _, faint = highlight("D_label", shown=0.6, faded=0.08)
+    chart = alt.layer(ideal.encode(x=x, y=y, color=colour, opacity=faint), ours)
     per = "; ".join(
         f"D = {d}: {_span(rows['ratio'], '.2f')} (mean {rows['ratio'].mean():.3f})"
         for d, rows in data.groupby("D_label", sort=False)
@@ -173,12 +176,15 @@ def fig511_chart(weighted: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
     )[["D_label", "flows", "measure", "percent"]]
     x = alt.X("flows:Q", title="N (flows of each kind)", scale=alt.Scale(type="log", base=2))
     y = alt.Y("percent:Q", title="per packet (%)", scale=alt.Scale(type="log"))
+    chosen, opacity = highlight("D_label")  # eight weights: a legend click brings one forward
     ours = (
         alt.Chart(long)
         .mark_line(point=True)
+        .add_params(chosen)
         .encode(
             x=x,
             y=y,
+            opacity=opacity,
             color=alt.Color("D_label:N", title="weight D", sort=None),
             strokeDash=alt.StrokeDash(
                 "measure:N",

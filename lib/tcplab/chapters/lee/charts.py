@@ -6,7 +6,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from tcplab.charts import dense, describe
+from tcplab.charts import PALETTE, dense, describe
 
 from .analysis import aggregates, meeting, per_flow, saturation_curves
 
@@ -19,6 +19,10 @@ __all__ = [
     "saturation_chart",
 ]
 
+
+#: the median of every box: a thick dark bar across it, drawn whatever the box's spread, so
+#: that a box whose repetitions (nearly) agree is a bar, not a hairline that reads as missing
+MEDIAN = {"color": "#000000", "thickness": 3}
 
 #: how the charts name the two readings of the aggregate (analysis.DEFINITIONS)
 READINGS = {
@@ -40,7 +44,13 @@ def _boxes(table: pd.DataFrame, columns: dict[str, str], axis: str, what: str) -
     )
     chart = (
         alt.Chart(data, width=160, height=180)
-        .mark_boxplot(extent="min-max")
+        .mark_boxplot(
+            extent="min-max",
+            size=16,
+            box={"color": PALETTE[0], "opacity": 0.55},
+            median=MEDIAN,
+            rule={"color": MEDIAN["color"]},
+        )
         .encode(
             x=alt.X("flows:O", title="parallel flows"),
             y=alt.Y("kbps:Q", title=axis),

@@ -14,7 +14,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from tcplab.charts import FORMULA, OURS, PALETTE, PAPER, ROLE_COLOURS
+from tcplab.charts import FORMULA, OURS, PALETTE, PAPER, ROLE_COLOURS, highlight
 
 from .analysis import CROSS, PARALLEL
 
@@ -124,22 +124,50 @@ def prediction_chart(pred: pd.DataFrame, cross: int = 10) -> alt.VConcatChart:
         part = data[data["scenario"] == k][
             ["scenario", "cross", "flows", "probes", "measured_mbps", "predicted_mbps"]
         ]
+        top = prediction_top(part["measured_mbps"])
+        scale = alt.Scale(domain=[0, top], nice=False)
+        y = alt.Y("measured_mbps:Q", title="parallel TCP (MB/s)", scale=scale)
         base = alt.Chart(part, title=f"scenario {k}").transform_filter(
             f"datum.cross == {pick.name}"
         )
         measured = (
             base.transform_filter("datum.probes == '(1, 10)'")
             .mark_point(filled=True, size=45, color=ROLE_COLOURS[OURS])
-            .encode(x=_flows_x(), y=alt.Y("measured_mbps:Q", title="parallel TCP (MB/s)"),
-                    tooltip=["flows:Q", "measured_mbps:Q"])
-        )  # fmt: skip
-        lines = base.mark_line(strokeWidth=1.8).encode(
-            x=_flows_x(), y="predicted_mbps:Q", color=colour,
+            .encode(x=_flows_x(), y=y, tooltip=["flows:Q", "measured_mbps:Q"])
+        )
+        lines = base.mark_line(strokeWidth=1.8, clip=True).encode(
+            x=_flows_x(), y=alt.Y("predicted_mbps:Q", scale=scale), color=colour,
             tooltip=["probes:N", "flows:Q", "predicted_mbps:Q"],
         )  # fmt: skip
-        layer = alt.layer(lines, measured).properties(width=230, height=170)
+        # a prediction above the panel: a triangle on its top edge, the value in the tooltip
+        off = (
+            base.transform_filter(f"datum.predicted_mbps > {top}")
+            .transform_calculate(edge=f"{top}")
+            .mark_point(shape="triangle-up", filled=True, size=90, opacity=1)
+            .encode(
+                x=_flows_x(), y=alt.Y("edge:Q", scale=scale), color=colour,
+                tooltip=["probes:N", "flows:Q",
+                         alt.Tooltip("predicted_mbps:Q", title="predicted (off the scale)")],
+            )
+        )  # fmt: skip
+        layer = alt.layer(lines, off, measured).properties(width=230, height=170)
         panels.append(layer.add_params(pick) if not panels else layer)
     return _grid(panels)
+
+
+#: a panel of :func:`prediction_chart` reaches this multiple of its largest measured throughput
+PREDICTION_HEADROOM = 1.5
+
+
+def prediction_top(measured_mbps: pd.Series) -> float:
+    """The top of a prediction panel's y scale (MB/s): :data:`PREDICTION_HEADROOM` times the
+    largest measured throughput at any cross-traffic level, rounded up to 2 significant
+    figures. A prediction above it leaves the panel; the chart marks where."""
+    peak = float(measured_mbps.max()) * PREDICTION_HEADROOM
+    if not np.isfinite(peak) or peak <= 0:
+        raise ValueError(f"measured_mbps: its largest value ({peak:g}) must be above 0")
+    digits = 1 - int(np.floor(np.log10(peak)))
+    return float(np.ceil(peak * 10**digits) / 10**digits)
 
 
 def elasticity_chart(flows: Sequence[int] = tuple(range(1, 32))) -> alt.Chart:
@@ -333,19 +361,22 @@ def sensitivity_chart(sens: pd.DataFrame) -> alt.HConcatChart:
         ["scenario", "variant", "flows", "mbps"]
     ]
     panels: list[Any] = []
+    chosen, opacity = highlight("variant")  # seven variants: a legend click brings one forward
     for k in sorted(data["scenario"].unique()):
         part = data[data["scenario"] == k]
-        panels.append(
+        panel = (
             alt.Chart(part, title=f"scenario {k}, {int(sens['cross'].iloc[0])} cross flows")
             .mark_line(point=True, strokeWidth=1.5)
             .encode(
                 x=_flows_x(),
                 y=alt.Y("mbps:Q", title="parallel TCP (MB/s)"),
                 color=alt.Color("variant:N", title=None, sort=list(dict.fromkeys(part["variant"]))),
+                opacity=opacity,
                 tooltip=["variant:N", "flows:Q", "mbps:Q"],
             )
             .properties(width=300, height=220)
         )
+        panels.append(panel.add_params(chosen) if not panels else panel)
     return alt.hconcat(*panels)
 
 

@@ -17,12 +17,12 @@ from tcplab.charts import PALETTE
 
 __all__ = ["EVENT_COLOURS", "cases_overview", "chart_data", "trace_chart"]
 
-#: how each event is drawn in the sequence plot, in legend order (Okabe-Ito colours)
+#: how each event is drawn in the sequence plot, in legend order (the house palette)
 EVENT_COLOURS = {
     "send": PALETTE[0],
     "retransmit": PALETTE[3],
     "ack": PALETTE[2],
-    "dupack": "#999999",
+    "dupack": "#767676",  # grey, 4.5:1 on white
     "partial_ack": PALETTE[4],
     "recovery_exit": PALETTE[1],
 }
@@ -67,6 +67,17 @@ def _pickers(data: pd.DataFrame, tcp: str, losses: int) -> list[alt.Parameter]:
             ),
         ),
     ]  # fmt: skip
+
+
+#: the views' titles are set smaller than the chart's (15 px, the house style) and the chart's
+#: title, when it has one, keeps this gap (px) above them, so that its last line never reads
+#: as one with the first view's title
+VIEW_TITLE_SIZE = 13
+TITLE_GAP = 14
+
+
+def _view_title(text: str) -> alt.TitleParams:
+    return alt.TitleParams(text, fontSize=VIEW_TITLE_SIZE)
 
 
 def trace_chart(
@@ -116,18 +127,18 @@ def trace_chart(
         .encode(x=x, tooltip=tips)
     )
     sequence = alt.layer(responses, points).properties(
-        width=width, height=300, title="packets against time"
+        width=width, height=300, title=_view_title("packets against time")
     )
     window = _window_view(base, x, tips, width)
     timer = (
         base.mark_line(interpolate="step-after", color=PALETTE[4], strokeWidth=1.5)
         .encode(x=x, y=alt.Y("rto:Q", title="RTO (s)"), tooltip=tips)
-        .properties(width=width, height=80, title="retransmission time-out")
+        .properties(width=width, height=80, title=_view_title("retransmission time-out"))
     )
     right = alt.vconcat(window, timer, spacing=8)
     chart = alt.hconcat(sequence, right, spacing=24).resolve_scale(color="independent")
-    if title:
-        chart = chart.properties(title=alt.TitleParams(title, anchor="start"))
+    if title:  # set apart from the views' own titles: a gap below it, and they are smaller
+        chart = chart.properties(title=alt.TitleParams(title, anchor="start", offset=TITLE_GAP))
     return chart.add_params(*params) if params else chart
 
 
@@ -148,7 +159,7 @@ def _window_view(base: alt.Chart, x: alt.X, tips: list[str], width: int) -> alt.
         tooltip=tips,
     )  # fmt: skip
     title = "cwnd (solid), ssthresh (dashed)"
-    return lines.properties(width=width, height=190, title=title)
+    return lines.properties(width=width, height=190, title=_view_title(title))
 
 
 def _shapes() -> list[str]:

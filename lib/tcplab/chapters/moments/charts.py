@@ -11,7 +11,7 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from tcplab.charts import FORMULA, OURS, PAPER, ROLE_COLOURS, describe, role_scale
+from tcplab.charts import FORMULA, OURS, PALETTE, PAPER, ROLE_COLOURS, describe, role_scale
 from tcplab.tables import significant
 
 __all__ = [
@@ -249,9 +249,7 @@ def beatdown_chart(path: pd.DataFrame, tags: pd.DataFrame) -> alt.VConcatChart:
         .encode(
             x=alt.X("time:Q", title="time (units of c / η)"),
             y=alt.Y("rate:Q", title="rate x(t) / c", scale=alt.Scale(domain=[0, 1])),
-            color=alt.Color(
-                "flow:N", title="connection", scale=alt.Scale(range=["#0072B2", "#E69F00"])
-            ),
+            color=alt.Color("flow:N", title="connection", scale=alt.Scale(range=PALETTE[:2])),
         )
         .properties(title="Beatdown, two connections", width=520, height=220)
     )

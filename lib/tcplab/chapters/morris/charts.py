@@ -11,7 +11,7 @@ import altair as alt
 import numpy as np
 import pandas as pd
 
-from tcplab.charts import FORMULA, OURS, PAPER, describe, role_colour
+from tcplab.charts import FORMULA, OURS, PAPER, describe, highlight, role_colour
 from tcplab.theory import morris as theory
 
 from .analysis import HISTOGRAM_EDGES
@@ -415,12 +415,13 @@ def variants_chart(remedies: pd.DataFrame) -> alt.LayerChart:
     x = _flows_x()
     base = alt.Chart(data)
     colour = alt.Color("variant:N", title=None)
+    chosen, opacity = highlight("variant")  # seven variants: a legend click brings one forward
     lines = base.mark_line(point=True).encode(
-        x=x, y=alt.Y("mean:Q", title="loss rate"), color=colour,
+        x=x, y=alt.Y("mean:Q", title="loss rate"), color=colour, opacity=opacity,
         tooltip=["variant", "flows", "mean", "half"],
-    )  # fmt: skip
+    ).add_params(chosen)  # fmt: skip
     bars = base.mark_errorbar().encode(x=x, y=alt.Y("low:Q", title="loss rate"), y2="high:Q",
-                                       color=colour)  # fmt: skip
+                                       color=colour, opacity=opacity)  # fmt: skip
     chart = (lines + bars).properties(width=460, height=260, title="Remedies and variants")
     top = data[data["flows"] == data["flows"].max()].sort_values("mean")
     ranking = ", ".join(

@@ -15,6 +15,7 @@ import pandas as pd
 
 from tcplab.charts import (
     FORMULA,
+    HIGHLIGHT_ABOVE,
     OURS,
     PALETTE,
     PALETTE_10,
@@ -22,11 +23,15 @@ from tcplab.charts import (
     ROLE_COLOURS,
     category_range,
     describe,
+    highlight,
     role_colour,
     role_scale,
 )
 from tcplab.packet.queues import SELECTION_NAMES
 
+#: the width (px) of a single view that fills the book's column on a desktop (784 px, with
+#: room for the y axis and its title)
+FULL_WIDTH = 690
 #: the colour of each connection's line when there are too many to tell apart by colour
 MANY_LINES = "#6b6b6b"
 
@@ -70,7 +75,7 @@ def throughput_chart(
     base = alt.Chart(data, title=title)
     colour = role_colour([OURS, FORMULA, PAPER] if paper else [OURS, FORMULA])
     others = (
-        base.mark_line(strokeWidth=1, color="#bbbbbb")
+        base.mark_line(strokeWidth=1, color="#8c8c8c")  # 3.3:1 on white
         .encode(x=x, y=y, detail=f"{key}:N", tooltip=[f"{key}:N", "flows:Q", "utilisation:Q"])
         .add_params(pick)
     )
@@ -315,6 +320,9 @@ def windows_chart(
         )
         .properties(width=460, height=170)
     )
+    if coloured and count > HIGHLIGHT_ABOVE:  # a click on a connection's legend entry
+        chosen, opacity = highlight("connection")
+        each = each.add_params(chosen).encode(opacity=opacity)
     total = (
         alt.Chart(data[data["flow"] < 0])
         .transform_calculate(role=f"'{OURS}'")
@@ -493,19 +501,26 @@ def loss_variants_chart(table: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
     )
     x = alt.X("p:Q", title="loss probability p", scale=alt.Scale(type="log"))
     y = alt.Y("rate_pps:Q", title="goodput (packets/s)", scale=alt.Scale(type="log"))
+    # the two formulas apart by colour and by dash (green long dashes, purple dots)
+    formulas = [MATHIS, PADHYE]
+    legend = alt.Legend(labelLimit=400, columns=1, symbolStrokeWidth=2.5, symbolSize=400)
     lines = (
         alt.Chart(curves.round(5))
-        .mark_line(strokeDash=[6, 3])
+        .mark_line(strokeWidth=2.2)
         .encode(
             x=x,
             y=y,
-            detail="formula:N",
-            color=alt.value(ROLE_COLOURS[FORMULA]),
-            opacity=alt.Opacity(
-                "formula:O",
-                title="formula (dashed)",
-                scale=alt.Scale(domain=[MATHIS, PADHYE], range=[0.45, 1.0]),
-                legend=alt.Legend(labelLimit=360, columns=1),
+            stroke=alt.Stroke(  # not color: the dots' TCP has that scale and its legend
+                "formula:N",
+                title="formula",
+                scale=alt.Scale(domain=formulas, range=[ROLE_COLOURS[FORMULA], PALETTE[4]]),
+                legend=legend,
+            ),
+            strokeDash=alt.StrokeDash(
+                "formula:N",
+                title="formula",
+                scale=alt.Scale(domain=formulas, range=[[8, 4], [2, 3]]),
+                legend=legend,
             ),
             tooltip=["formula:N", "p:Q", alt.Tooltip("rate_pps:Q", format=".1f")],
         )
@@ -529,13 +544,15 @@ def loss_variants_chart(table: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
         f"formula with time-outs, {int(part['timeouts'].sum())} time-outs in all"
         for tcp, part in by.items()
     )
+    chart = alt.layer(lines, rings, dots).properties(width=FULL_WIDTH, height=300)
     return describe(
-        alt.layer(lines, rings, dots).properties(width=420, height=260),
+        chart,
         "Goodput of one connection against the loss probability p, both on log scales, from "
         f"p = {table['p'].min():g} to {table['p'].max():g}, with NewReno (rings) and with SACK "
         "(dots; same "
         "seeds: the same packets are dropped while the two send alike), and the square-root "
-        f"law of Mathis et al. and the formula of Padhye et al. dashed. {told}.",
+        "law of Mathis et al. (green, long dashes) and the formula of Padhye et al. (purple, "
+        f"dots). {told}.",
     )
 
 
