@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import http.server
 import io
+import sys
 import threading
 import urllib.parse
 from collections.abc import Collection, Iterator
@@ -73,6 +74,17 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         return super().send_head()
 
 
+class QuietServer(http.server.ThreadingHTTPServer):
+    """A threading HTTP server that says nothing when a client hangs up mid-answer (a page
+    that navigates away while a file downloads, a test that aborts a request): socketserver
+    prints a traceback for it; any other error is still printed."""
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        if isinstance(sys.exc_info()[1], ConnectionError):  # BrokenPipe, ConnectionReset
+            return
+        super().handle_error(request, client_address)  # type: ignore[arg-type]
+
+
 @contextmanager
 def serve(
     folder: Path,
@@ -96,7 +108,7 @@ def serve(
         },
     )
     handler = functools.partial(handler_class, directory=str(folder))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server = QuietServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
