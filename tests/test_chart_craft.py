@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from spec_tools import units, views
 
 from tcplab import charts
 
@@ -148,22 +149,12 @@ HEX = re.compile(r"^#[0-9A-Fa-f]{6}$")
 SPEC = re.compile(r'<script type="application/json" id="([^"]+)-spec">(.*?)</script>', re.S)
 
 
-def _views(spec: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    if "mark" in spec:
-        yield spec
-    for key in ("layer", "vconcat", "hconcat", "concat"):
-        for child in spec.get(key, []):
-            yield from _views(child)
-    if isinstance(spec.get("spec"), dict):
-        yield from _views(spec["spec"])
-
-
 def series_colours(spec: dict[str, Any]) -> Iterator[tuple[str, str]]:
     """(where, colour) of every colour a series is drawn in: the range of a colour, fill or
     stroke scale of a data field (or the theme's category range when it has none), and the
     fixed colour of a line or point mark."""
     theme = spec.get("config", {}).get("range", {}).get("category", charts.PALETTE)
-    for view in _views(spec):
+    for view in views(spec):
         mark = view["mark"] if isinstance(view["mark"], dict) else {"type": view["mark"]}
         for channel in ("color", "fill", "stroke"):
             encoding = view.get("encoding", {}).get(channel)
@@ -470,7 +461,7 @@ def highlight_faults(spec: dict[str, Any], field: str) -> list[str]:
     if not chosen:
         return [f"no point selection of {field} bound to the legend"]
     faults = []
-    for view in _views(spec):
+    for view in views(spec):
         mark = view["mark"] if isinstance(view["mark"], dict) else {"type": view["mark"]}
         colour = view.get("encoding", {}).get("color", {})
         if mark["type"] not in SERIES_MARKS | {"errorbar"} or colour.get("field") != field:
@@ -492,7 +483,7 @@ def test_a_chart_of_many_series_highlights_the_one_clicked_in_its_legend(figure:
     spec = chart.to_dict()
     fields = {
         view["encoding"]["color"]["field"]
-        for view in _views(spec)
+        for view in views(spec)
         if "field" in view.get("encoding", {}).get("color", {})
     }
     (field,) = fields - {"role"}
@@ -512,17 +503,6 @@ def _rows(data: Any, datasets: dict[str, Any]) -> Any:
     if isinstance(values, str):
         return pd.read_csv(io.StringIO(values), dtype=str) if values.strip() else None
     return pd.DataFrame(values) if values is not None else None
-
-
-def _units_with_data(spec: dict[str, Any], data: Any = None) -> Iterator[tuple[dict, Any]]:
-    data = spec.get("data", data)
-    if "mark" in spec:
-        yield spec, data
-    for key in ("layer", "vconcat", "hconcat", "concat"):
-        for child in spec.get(key, []):
-            yield from _units_with_data(child, data)
-    if isinstance(spec.get("spec"), dict):
-        yield from _units_with_data(spec["spec"], data)
 
 
 #: a view's filter on a drop-down (``datum.mix == pick_mix``): it draws one value at a time
@@ -559,7 +539,7 @@ def test_every_chart_of_more_than_six_series_in_the_book_has_the_highlight(
     for name, spec in _book_specs(built_book):
         datasets = spec.get("datasets", {})
         many = set()
-        for view, data in _units_with_data(spec):
+        for view, data in units(spec):
             mark = view["mark"] if isinstance(view["mark"], dict) else {"type": view["mark"]}
             field = view.get("encoding", {}).get("color", {}).get("field")
             if mark["type"] not in SERIES_MARKS or not field:

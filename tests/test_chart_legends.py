@@ -8,12 +8,13 @@ and its Vega-Lite spec is walked: the roles a layer sets (a ``calculate`` of ``r
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import altair as alt
 import pandas as pd
 import pytest
+from spec_tools import units
 
 from tcplab import cache
 from tcplab.charts import FORMULA, OURS, PAPER, ROLE_COLOURS
@@ -35,18 +36,6 @@ def _values(data: Any, datasets: dict[str, Any]) -> pd.DataFrame | None:
     if isinstance(values, str):  # the book's CSV data transformer
         return pd.read_csv(io.StringIO(values), dtype=str) if values.strip() else pd.DataFrame()
     return pd.DataFrame(values)
-
-
-def _units(spec: dict[str, Any], data: Any = None) -> Iterator[tuple[dict[str, Any], Any]]:
-    """Every view with a mark, with the data it draws (its own or the nearest parent's)."""
-    data = spec.get("data", data)
-    if "mark" in spec:
-        yield spec, data
-    for key in ("layer", "vconcat", "hconcat", "concat"):
-        for child in spec.get(key, []):
-            yield from _units(child, data)
-    if isinstance(spec.get("spec"), dict):  # a facet
-        yield from _units(spec["spec"], data)
 
 
 def _set_roles(unit: dict[str, Any], data: Any, datasets: dict[str, Any]) -> set[str]:
@@ -75,10 +64,10 @@ def _check(chart: alt.TopLevelMixin) -> list[str]:
     """The roles each legend lists: asserts they are drawn, in order and their colours."""
     spec = chart.to_dict()
     datasets = spec.get("datasets", {})
-    units = list(_units(spec))
-    drawn = set().union(*(_set_roles(unit, data, datasets) for unit, data in units))
+    views = list(units(spec))
+    drawn = set().union(*(_set_roles(unit, data, datasets) for unit, data in views))
     domains: list[str] = []
-    for unit, data in units:
+    for unit, data in views:
         colour = _role_colour(unit)
         if colour is None:
             continue
