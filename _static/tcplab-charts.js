@@ -221,9 +221,8 @@
     return true;
   }
 
-  // Titles longer than the room break into lines, at spaces (only the chart's own title when
-  // rootOnly: the one the save button floats over).
-  function wrapTitles(spec, room, rootOnly) {
+  // Titles longer than the room break into lines, at spaces.
+  function wrapTitles(spec, room) {
     var config = spec.config || {};
     var size = (config.title && config.title.fontSize) || 13;
     var perLine = Math.max(12, Math.floor((room - 16) / (size * 0.6)));
@@ -264,7 +263,6 @@
         else title.text = broken;
         changed = true;
       }
-      if (rootOnly) return;
       ["spec", "vconcat", "hconcat", "concat", "layer"].forEach(function (key) {
         var child = node[key];
         if (Array.isArray(child)) child.forEach(visit);
@@ -547,14 +545,15 @@
         Math.min(box.bottom, menu.bottom) - Math.max(box.top, menu.top) > 1;
     })[0];
     if (!under) return Promise.resolve(width);
-    var copy = clone(element.tcplabDrawn);
-    var node = topRightTitled(copy);
-    if (!node || !tries) {
-      // no title of the spec's own there (a facet's header), or still under it: the button
-      // moves above the chart
+    // no title of the spec's own there (a facet's header), or still under it: the button
+    // moves above the chart
+    var above = function () {
       element.classList.add("tcplab-menu-above");
       return Promise.resolve(width);
-    }
+    };
+    var copy = clone(element.tcplabDrawn);
+    var node = topRightTitled(copy);
+    if (!node || !tries) return above();
     // the room from the title's start to the button, a little less on each try (the break is
     // by characters)
     var room = (menu.left - under.getBoundingClientRect().left + 16) * (1 - 0.1 * (3 - tries));
@@ -565,8 +564,8 @@
     if (Array.isArray(text)) text = text.join(" ");
     if (node.title === text || Array.isArray(node.title)) node.title = text;
     else node.title.text = text;
-    var title = { title: node.title, config: copy.config };
-    if (!wrapTitles(title, room, true)) return clearMenu(element, width, 0);
+    var title = { title: node.title, config: copy.config }; // that title alone
+    if (!wrapTitles(title, room)) return above();
     node.title = title.title;
     return render(element, copy).then(function (drawn) {
       return clearMenu(element, drawn, tries - 1);

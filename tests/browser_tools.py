@@ -120,6 +120,9 @@ LAYOUT = """() => {
   const shown = el => !el.closest('[opacity="0"]') && el.getBoundingClientRect().width > 0;
   const GUIDES = ['g.role-axis-label text', 'g.role-axis-title text', 'g.role-legend-label text',
                   'g.role-legend-title text', 'g.role-title text'].join(', ');
+  // two boxes that share more than a pixel across and `down` pixels down
+  const overlap = (a, b, down = 1) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1
+    && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > down;
   const clashes = svg => {  // a dense chart's canvas has no text nodes to compare: none found
     if (svg.tagName.toLowerCase() !== 'svg') return [];
     const labels = [...svg.querySelectorAll('g.role-mark text')]
@@ -127,10 +130,9 @@ LAYOUT = """() => {
     const guides = [...svg.querySelectorAll(GUIDES)].filter(shown);
     const found = [];
     for (const label of labels) for (const guide of guides) {
-      const a = label.getBoundingClientRect(), b = guide.getBoundingClientRect();
-      const across = Math.min(a.right, b.right) - Math.max(a.left, b.left);
-      const down = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
-      if (across > 1 && down > 0.5) found.push(`${label.textContent} | ${guide.textContent}`);
+      if (overlap(label.getBoundingClientRect(), guide.getBoundingClientRect(), 0.5)) {
+        found.push(`${label.textContent} | ${guide.textContent}`);
+      }
     }
     return found;
   };
@@ -156,12 +158,9 @@ LAYOUT = """() => {
       underMenu: (() => {
         const summary = chart.querySelector('details > summary');
         if (!summary || svg.tagName.toLowerCase() !== 'svg') return [];
-        const b = summary.getBoundingClientRect();
-        return [...svg.querySelectorAll('g.role-title text')].filter(shown).filter(t => {
-          const a = t.getBoundingClientRect();
-          return Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1
-            && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1;
-        }).map(t => t.textContent);
+        const menu = summary.getBoundingClientRect();
+        return [...svg.querySelectorAll('g.role-title text')].filter(shown)
+          .filter(t => overlap(t.getBoundingClientRect(), menu)).map(t => t.textContent);
       })(),
       // a guide's label Vega cut at its label limit (it ends in an ellipsis)
       cut: svg.tagName.toLowerCase() !== 'svg' ? [] : [...svg.querySelectorAll(
