@@ -338,6 +338,17 @@ def test_the_runtime_ships_the_panels_modules_compiled_for_its_python(built_book
         assert f"{site}{source.parent}/{source.stem}.cpython-312.pyc" in names, source
 
 
+def _runtime_with_node(tmp_path: Path, monkeypatch, node) -> tuple[Path, Path]:
+    """A runtime folder (one wasm file) and a folder to keep builds in, with ``node`` standing
+    in for every command pyodide_site runs (and Node found)."""
+    monkeypatch.setattr(pyodide_site.subprocess, "run", node)
+    monkeypatch.setattr(pyodide_site.shutil, "which", lambda name: f"/usr/bin/{name}")
+    runtime, kept = tmp_path / "pyodide", tmp_path / "kept"
+    runtime.mkdir()
+    (runtime / "pyodide.asm.wasm").write_bytes(b"\0asm one")
+    return runtime, kept
+
+
 def test_the_bytecode_is_compiled_once_per_runtime(tmp_path: Path, monkeypatch) -> None:
     """Compiling takes some 20 s of a build: a rebuild with the same runtime copies the kept
     archive; a changed runtime file compiles again (here a stand-in for Node counts runs)."""
@@ -348,11 +359,7 @@ def test_the_bytecode_is_compiled_once_per_runtime(tmp_path: Path, monkeypatch) 
         Path(command[-1]).write_bytes(f"archive {len(runs)}".encode())
         return type("Done", (), {"returncode": 0, "stderr": ""})()
 
-    monkeypatch.setattr(pyodide_site.subprocess, "run", compile_with_node)
-    monkeypatch.setattr(pyodide_site.shutil, "which", lambda name: f"/usr/bin/{name}")
-    runtime, kept = tmp_path / "pyodide", tmp_path / "kept"
-    runtime.mkdir()
-    (runtime / "pyodide.asm.wasm").write_bytes(b"\0asm one")
+    runtime, kept = _runtime_with_node(tmp_path, monkeypatch, compile_with_node)
     archive = runtime / pyodide_site.BYTECODE
 
     assert pyodide_site.write_bytecode(tmp_path, runtime, kept) == archive
@@ -380,11 +387,7 @@ def test_the_snapshot_is_made_and_checked_once_per_runtime(tmp_path: Path, monke
         failed = mode == "check" and failing["check"]
         return type("Done", (), {"returncode": 1 if failed else 0, "stderr": "differs"})()
 
-    monkeypatch.setattr(pyodide_site.subprocess, "run", node)
-    monkeypatch.setattr(pyodide_site.shutil, "which", lambda name: f"/usr/bin/{name}")
-    runtime, kept = tmp_path / "pyodide", tmp_path / "kept"
-    runtime.mkdir()
-    (runtime / "pyodide.asm.wasm").write_bytes(b"\0asm one")
+    runtime, kept = _runtime_with_node(tmp_path, monkeypatch, node)
     made = runtime / pyodide_site.SNAPSHOT
 
     assert pyodide_site.write_snapshot(tmp_path, runtime, kept) == made
