@@ -15,7 +15,8 @@
 // written by tcplab.pyodide_site), which keeps the runtime in the reader's browser after the
 // first start, so that a reader downloads it once; data-cache says whether it served this start.
 // Python starts from the memory snapshot the book ships where it can (tcplab-worker.js), else
-// the normal way; data-start says which: snapshot or full.
+// the normal way; where the browser has shared workers that outlive a page, the next page of
+// the book finds it running; data-start says which: snapshot, full or kept.
 (function () {
   "use strict";
 
@@ -85,39 +86,97 @@
     box.querySelector(".tcplab-inbrowser-status").textContent = text;
   }
 
-  // the Web Worker Python runs in (tcplab-worker.js, from tcplab.pyodide_site): started with
-  // the runtime's files, it reports each step of its start (onStep) and resolves to a caller,
-  // call(message) -> a promise of the worker's answer, once tcplab is imported
-  var worker = null; // the page's Python, once started
+  // the worker Python runs in (tcplab-worker.js, from tcplab.pyodide_site): where the browser
+  // has shared workers, one for every page of the book (named after the runtime's manifest,
+  // so a page of another build never talks to it) that outlives the page that started it
+  // (extendedLifetime: the next chapter finds Python running); else the page's own worker.
+  // worker.port carries the messages; worker.close() lets it go.
+  var worker = null;
+  var listener = null; // what the worker's steps and its ready or failed go to
+  var pending = {}; // the calls waiting for the worker's answer, by id
+  var next = 0;
+
+  function identity(manifest) {
+    var text = JSON.stringify(manifest);
+    var hash = 2166136261; // FNV-1a, 32 bits
+    for (var i = 0; i < text.length; i++) {
+      hash = Math.imul(hash ^ text.charCodeAt(i), 16777619) >>> 0;
+    }
+    return hash.toString(16);
+  }
+
+  function connect(manifest) {
+    if (worker) return worker;
+    var url = BASE + "tcplab-worker.js";
+    var made;
+    if (typeof SharedWorker === "function") {
+      made = new SharedWorker(url, {
+        name: "tcplab-python-" + identity(manifest) + " " + BASE, // a name has one script
+        extendedLifetime: true,
+      });
+      worker = { port: made.port, close: function () { made.port.close(); } };
+    } else {
+      made = new Worker(url);
+      worker = { port: made, close: function () { made.terminate(); } };
+    }
+    // a worker that could not start (its script missing) is dropped: the next start makes
+    // another
+    var madeFor = worker;
+    made.onerror = function (event) {
+      if (event.preventDefault) event.preventDefault();
+      if (worker === madeFor) worker = null;
+      var why = event.message || "could not start the Python worker";
+      if (listener) listener({ type: "failed", message: why });
+    };
+    worker.port.onmessage = function (event) {
+      var message = event.data;
+      if (message.type === "done") {
+        var waiting = pending[message.id];
+        delete pending[message.id];
+        if ("error" in message) waiting.failed(new Error(message.error));
+        else waiting.done(message.value);
+      } else if (listener) {
+        listener(message);
+      }
+    };
+    return worker;
+  }
+
+  function call(message) {
+    return new Promise(function (done, failed) {
+      message.id = next++;
+      pending[message.id] = { done: done, failed: failed };
+      worker.port.postMessage(message);
+    });
+  }
+
+  // whether the book's Python is running already (another page started it): idle, starting
+  // or ready; idle where the browser has no shared workers
+  function state(manifest) {
+    if (typeof SharedWorker !== "function") return Promise.resolve("idle");
+    connect(manifest);
+    return new Promise(function (resolve) {
+      listener = function (message) {
+        if (message.type !== "state" && message.type !== "failed") return;
+        listener = null;
+        resolve(message.type === "state" ? message.state : "idle");
+      };
+      worker.port.postMessage({ type: "state" });
+    });
+  }
+
+  // Python started (or found running) with the runtime's files: it reports each step of its
+  // start (onStep) and resolves to call(message) -> a promise of the worker's answer, once
+  // tcplab is imported
   function spawn(manifest, onStep) {
     return new Promise(function (resolve, reject) {
-      worker = new Worker(BASE + "tcplab-worker.js");
-      var pending = {};
-      var next = 0;
-      function call(message) {
-        return new Promise(function (done, failed) {
-          message.id = next++;
-          pending[message.id] = { done: done, failed: failed };
-          worker.postMessage(message);
-        });
-      }
-      worker.onerror = function (event) {
-        event.preventDefault();
-        reject(new Error(event.message || "could not start the Python worker"));
-      };
-      worker.onmessage = function (event) {
-        var message = event.data;
+      connect(manifest);
+      listener = function (message) {
         if (message.type === "step") onStep(message.step);
         else if (message.type === "ready") resolve(call);
         else if (message.type === "failed") reject(new Error(message.message));
-        else if (message.type === "done") {
-          var waiting = pending[message.id];
-          delete pending[message.id];
-          if ("error" in message) waiting.failed(new Error(message.error));
-          else waiting.done(message.value);
-        }
       };
-      worker.postMessage({
+      worker.port.postMessage({
         type: "start",
         base: BASE,
         packages: manifest.packages,
@@ -146,12 +205,13 @@
   var owner = null;
   var timings = {};
   // where the runtime came from (cache: service-worker or none) and how Python started
-  // (start: snapshot or full); run() shows them on the box the reader clicked
+  // (start: snapshot, full, or kept: found running); run() shows them on the box the reader clicked
   var source = {};
 
   // Pyodide, its packages and tcplab in a Web Worker, once per page (every panel of the page
-  // shares it); box.dataset.timings records when each step ended (ms after the click, or after
-  // the start ahead of it: data-prestarted). box is null for a start ahead of a click.
+  // shares it; the pages of the book share a shared worker's); box.dataset.timings records
+  // when each step ended (ms after the click, or after the start ahead of it:
+  // data-prestarted). box is null for a start ahead of a click.
   function start(box) {
     if (box && !owner) {
       owner = box;
@@ -188,7 +248,7 @@
         source.start = "full";
         return spawn(found[0], function (step) {
           mark(step);
-          if (step === "snapshot") source.start = "snapshot";
+          if (step === "snapshot" || step === "kept") source.start = step;
           if (NEXT_STEP[step]) tell(NEXT_STEP[step]);
         });
       })
@@ -205,18 +265,37 @@
     runtime.catch(function () {
       runtime = null; // a later click may try again, with a new worker
       timings = {};
-      if (worker) worker.terminate();
+      listener = null;
+      if (worker) worker.close();
       worker = null;
     });
     return runtime;
   }
 
-  // A reader who has run a panel of the book in this browser before (the worker then kept
-  // the memory snapshot unpacked, under the name it gives it: tcplab-worker.js's KEPT) has the
-  // page's Python started as soon as a panel comes within a screen of being seen, so that a
-  // click finds it ready: that start downloads nothing (the runtime and the snapshot are kept)
-  // and costs a second or two of a core. Not on a first visit (a start downloads ~55 MB: only
-  // on a click), nor where the browser reports under 4 GB of memory.
+  // Python started ahead of a click; body's data-tcplab-python says how far it is:
+  // prestarted, then ready or failed (a click tries again)
+  function early() {
+    if (runtime) return;
+    var body = document.body.dataset;
+    body.tcplabPython = "prestarted";
+    start(null).then(
+      function () {
+        body.tcplabPython = "ready";
+      },
+      function () {
+        body.tcplabPython = "failed";
+      }
+    );
+  }
+
+  // A page opened while the book's Python runs (a shared worker another page started, kept
+  // alive by the browser across the move from one chapter to the next) joins it at once: it
+  // costs nothing, and a click finds the panel ready. Else, a reader who has run a panel of
+  // the book in this browser before (the worker then kept the memory snapshot unpacked, under
+  // the name it gives it: tcplab-worker.js's KEPT) has the page's Python started as soon as a
+  // panel comes within a screen of being seen: that start downloads nothing (the runtime and
+  // the snapshot are kept) and costs a second or two of a core. Not on a first visit (a start
+  // downloads ~55 MB: only on a click), nor where the browser reports under 4 GB of memory.
   var KEPT = "tcplab-snapshot-";
   function kept(snapshot) {
     var name = KEPT + snapshot.sha256; // the worker opens it before it writes the bundle
@@ -227,36 +306,30 @@
       });
     });
   }
+  function whenNear(boxes) {
+    var near = new IntersectionObserver(
+      function (entries) {
+        if (!entries.some(function (entry) { return entry.isIntersecting; })) return;
+        near.disconnect();
+        early();
+      },
+      { rootMargin: "100% 0px" }
+    );
+    boxes.forEach(function (box) {
+      near.observe(box);
+    });
+  }
   function prestart(boxes) {
-    if (!window.caches || typeof IntersectionObserver !== "function") return;
-    if (navigator.deviceMemory && navigator.deviceMemory < 4) return;
     fetchManifest()
       .then(function (manifest) {
-        return manifest.snapshot ? kept(manifest.snapshot) : false;
-      })
-      .then(function (kept) {
-        if (!kept) return;
-        var near = new IntersectionObserver(
-          function (entries) {
-            if (!entries.some(function (entry) { return entry.isIntersecting; })) return;
-            near.disconnect();
-            if (runtime) return;
-            // body's data-tcplab-python: prestarted, then ready or failed (a click tries again)
-            var body = document.body.dataset;
-            body.tcplabPython = "prestarted";
-            start(null).then(
-              function () {
-                body.tcplabPython = "ready";
-              },
-              function () {
-                body.tcplabPython = "failed";
-              }
-            );
-          },
-          { rootMargin: "100% 0px" }
-        );
-        boxes.forEach(function (box) {
-          near.observe(box);
+        return state(manifest).then(function (now) {
+          if (now !== "idle") return early();
+          if (!window.caches || typeof IntersectionObserver !== "function") return;
+          if (navigator.deviceMemory && navigator.deviceMemory < 4) return;
+          if (!manifest.snapshot) return;
+          return kept(manifest.snapshot).then(function (has) {
+            if (has) whenNear(boxes);
+          });
         });
       })
       .catch(function () {});

@@ -29,7 +29,8 @@ the cold start under 6 s, the second chapter under 3 s), ``--runs`` times each:
   panel clicked, until its first chart has drawn.
 
 Each start prints its steps and ``start``: ``snapshot`` (Python restored from the memory
-snapshot the book ships, tcplab.pyodide_site.write_snapshot) or ``full`` (a normal start);
+snapshot the book ships, tcplab.pyodide_site.write_snapshot), ``full`` (a normal start) or
+``kept`` (Python found running in the book's shared worker, which outlived the page before);
 ``--no-snapshot`` serves no snapshot, to time the normal start under the same load.
 
 This is a script, not a test: it asserts nothing about speed.

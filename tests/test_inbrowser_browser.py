@@ -328,9 +328,10 @@ def test_the_runtime_is_downloaded_once_and_the_page_stays_responsive_in_browser
     the book's memory snapshot, so Pyodide's wasm, the snapshot and its restoring script, but
     no package or wheel; a start on another page of the book, in the same browser, asks the
     site for none (the service worker keeps them, the worker keeps the snapshot unpacked;
-    Playwright's routing turns the browser's HTTP cache off, so it is not that cache), and,
-    the snapshot kept, Python starts there as its panel comes into view, before the click
-    (on the first visit only the click starts it). The two
+    Playwright's routing turns the browser's HTTP cache off, so it is not that cache): Python
+    still runs there (the shared worker outlived the first page), so the click starts nothing;
+    in a browser without shared workers, the snapshot kept, a page's Python starts from it as
+    its panel comes into view, before the click (on the first visit only the click starts it). The two
     panels started here (sawtooth, insensitivity) are also checked as every other chapter's
     panel is (:func:`_reruns`, offline, no error on the page), and the first start imported
     tcplab with the modules compiled ahead (:func:`_uses_bytecode`).
@@ -369,10 +370,24 @@ def test_the_runtime_is_downloaded_once_and_the_page_stays_responsive_in_browser
             _reruns(visit, "sawtooth")
             visit.page.wait_for_function(KEPT, timeout=60_000)  # after the first chart
             requests.clear()
+            # the next chapter: the shared worker outlived the page, Python runs there already
             visit.page.goto(f"{site}/{OTHER}", wait_until="load", timeout=PAGE_LOAD_MS)
             box = visit.page.locator(".tcplab-inbrowser").first
+            visit.page.wait_for_function(PRESTARTED, timeout=START_MS)
+            assert box.get_attribute("data-state") == "idle"
+            visit.page.locator(".tcplab-inbrowser-run").first.click(timeout=10_000)
+            _state(visit, "ready", START_MS)
+            assert _runtime_requests(requests) == []
+            assert box.get_attribute("data-start") == "kept"
+            steps = json.loads(box.get_attribute("data-timings"))
+            assert "kept" in steps and "snapshot" not in steps, steps  # no second start
+            _reruns(visit, "insensitivity")
+            # a browser without shared workers: each page starts its own Python, from the
+            # snapshot kept unpacked, as its panel comes near, before the click
+            visit.page.add_init_script("delete window.SharedWorker")
+            visit.page.goto(f"{site}/{PAGE}", wait_until="load", timeout=PAGE_LOAD_MS)
+            box = visit.page.locator(".tcplab-inbrowser").first
             box.scroll_into_view_if_needed(timeout=10_000)
-            # the snapshot kept: the page's Python starts once its panel is near, before a click
             visit.page.wait_for_function(PRESTARTED, timeout=START_MS)
             assert box.get_attribute("data-state") == "idle"
             visit.page.locator(".tcplab-inbrowser-run").first.click(timeout=10_000)
@@ -382,7 +397,8 @@ def test_the_runtime_is_downloaded_once_and_the_page_stays_responsive_in_browser
             assert box.get_attribute("data-prestarted") == "true"
             steps = json.loads(box.get_attribute("data-timings"))
             assert "snapshot-file" not in steps, steps  # the kept bundle: no download, no gunzip
-            _reruns(visit, "insensitivity")
+            _drawn(visit, 30_000)
+            assert PANELS["sawtooth"][3] in _title(visit), _title(visit)
             assert not visit.outside, visit.outside
             assert not visit.errors, visit.errors
         finally:

@@ -5,6 +5,11 @@
 // tcplab-inbrowser.js starts this worker on the first click of "Run in your browser" and talks
 // to it in messages; the page stays responsive (scrolling, reading, moving a slider) while
 // Python starts and while a model runs.
+// Where the browser has shared workers, this is one: every page of the book open in the
+// browser talks to the same Python (each through its own port), and, made with the option
+// extendedLifetime (Chromium 148 on), it outlives the page that started it, so the next
+// chapter's page finds Python running ({type: "step", step: "kept"}, then ready). Else it
+// is the page's own worker, and each page starts Python again.
 //   page -> worker  {type: "start", base, packages, wheels, bytecode, snapshot}: start Python
 //                   from the memory snapshot (snapshot: {url, sha256, restore} or null;
 //                   tcplab-restore.js), where that works; else load Pyodide from base (the
@@ -15,6 +20,8 @@
 //                   was restored from it, or snapshot-failed when that was tried and did not
 //                   work; python, packages, bytecode when it was found; import);
 //                   {type: "ready"} or {type: "failed", message} ends it
+//   page -> worker  {type: "state"}: worker -> page {type: "state", state}: idle, starting or
+//                   ready (whether a start would find Python running)
 //   page -> worker  {type: "chart", id, panel, values} (tcplab.inbrowser.chart_html: the panel's
 //                   chart as HTML) or {type: "python", id, code} (run code, for benchmarks);
 //   worker -> page  {type: "done", id, value} or {type: "done", id, error}
@@ -23,9 +30,15 @@
 var python = null;
 var module = null;
 var afterFirstChart = null; // what waits until the first chart has been sent
+var starting = null; // the start under way, once a page has asked for it
+var following = []; // the ports of the pages waiting for it: they hear each of its steps
+var SHARED = typeof SharedWorkerGlobalScope === "function" && self instanceof SharedWorkerGlobalScope;
 
+// a step of the start, told to every page that waits for it
 function post(message) {
-  self.postMessage(message);
+  following.forEach(function (port) {
+    port.postMessage(message);
+  });
 }
 
 // Pyodide's loadPackage reports a file it cannot fetch (or whose hash is not the lock's) and
@@ -227,26 +240,61 @@ function reason(error) {
   return String((error && error.message) || error);
 }
 
-self.onmessage = function (event) {
-  var message = event.data;
-  if (message.type === "start") {
-    start(message).catch(function (error) {
-      post({ type: "failed", message: reason(error) });
-    });
+// a page asks for Python: it joins the start under way, or finds Python running (started
+// for another page of the book), or starts it; a start that failed leaves nothing behind
+// (a shared worker closes, so that the next page's click gets a new one)
+function begin(port, message) {
+  if (module) {
+    port.postMessage({ type: "step", step: "kept" });
+    port.postMessage({ type: "ready" });
     return;
+  }
+  following.push(port);
+  if (starting) return;
+  starting = start(message).then(
+    function () {
+      following = [];
+    },
+    function (error) {
+      post({ type: "failed", message: reason(error) });
+      following = [];
+      starting = null;
+      if (SHARED) self.close();
+    }
+  );
+}
+
+function answer(port, message) {
+  if (message.type === "start") return begin(port, message);
+  if (message.type === "state") {
+    var state = module ? "ready" : starting ? "starting" : "idle";
+    return port.postMessage({ type: "state", state: state });
   }
   try {
     var value =
       message.type === "chart"
         ? module.chart_html(message.panel, message.values)
         : python.runPython(message.code);
-    post({ type: "done", id: message.id, value: value });
+    port.postMessage({ type: "done", id: message.id, value: value });
   } catch (error) {
-    post({ type: "done", id: message.id, error: reason(error) });
+    port.postMessage({ type: "done", id: message.id, error: reason(error) });
   }
   if (afterFirstChart && message.type === "chart") {
     var then = afterFirstChart;
     afterFirstChart = null;
     setTimeout(then, 0); // after the chart has been sent
   }
-};
+}
+
+if (SHARED) {
+  self.onconnect = function (event) {
+    var port = event.ports[0];
+    port.onmessage = function (message) {
+      answer(port, message.data);
+    };
+  };
+} else {
+  self.onmessage = function (event) {
+    answer(self, event.data);
+  };
+}
