@@ -76,10 +76,20 @@ class Visit:
         self.page.on("console", self._console)
         self.page.on("pageerror", lambda e: self.errors.append(f"uncaught: {e}"))
         self.context.route("**/*", self._only_local(site))
+        self.site = site
+        self.goto(path)
+
+    def goto(self, path: str) -> None:
+        """Open another page of the site in the same tab, as a reader following a link would
+        (what the browser keeps - caches, a shared worker - stays); the errors and outside
+        requests recorded start again."""
+        self.errors.clear()
+        self.warnings.clear()
+        self.outside.clear()
         # A page loads in 2-10 s here; the limit is generous because the browser tier shares
         # two cores with a pytest worker running the model tiers (one load of a 5 MB page once
         # took over Playwright's default 30 s in CI; the pages now weigh under 2 MB)
-        self.page.goto(f"{site}/{path}", wait_until="load", timeout=PAGE_LOAD_MS)
+        self.page.goto(f"{self.site}/{path}", wait_until="load", timeout=PAGE_LOAD_MS)
 
     def _console(self, message) -> None:
         if message.type == "error":

@@ -12,6 +12,7 @@ import json
 import re
 import struct
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -135,20 +136,27 @@ MORE = {"microscope": _microscope_a_and_beta}
 STARTED_ELSEWHERE = {"sawtooth", "insensitivity"}
 
 
+@pytest.fixture(scope="module")
+def reader(site: str, browser) -> Iterator[Visit]:
+    """One reader's tab, going from chapter to chapter: the first panel started starts Python,
+    in the shared worker that the next pages find running (as the download test checks), so
+    the other panels are checked without a start each."""
+    visit = Visit(browser, site, "index.html")
+    yield visit
+    visit.close()
+
+
 @pytest.mark.parametrize("chapter", sorted(set(PANELS) - STARTED_ELSEWHERE))
 def test_the_panel_runs_in_browser_offline_and_a_control_reruns_it(
-    site: str, browser, chapter: str
+    reader: Visit, chapter: str
 ) -> None:
-    visit = Visit(browser, site, PANELS[chapter][0])
-    try:
-        visit.page.locator(".tcplab-inbrowser-run").first.click(timeout=10_000)
-        _state(visit, "ready", START_MS)
-        _reruns(visit, chapter)
-        MORE.get(chapter, lambda visit: None)(visit)
-        assert not visit.outside, visit.outside
-        assert not visit.errors, visit.errors
-    finally:
-        visit.close()
+    reader.goto(PANELS[chapter][0])
+    reader.page.locator(".tcplab-inbrowser-run").first.click(timeout=10_000)
+    _state(reader, "ready", START_MS)
+    _reruns(reader, chapter)
+    MORE.get(chapter, lambda visit: None)(reader)
+    assert not reader.outside, reader.outside
+    assert not reader.errors, reader.errors
 
 
 #: the page's thread is free if a 50 ms timer keeps firing: the longest gap between two of
@@ -331,10 +339,10 @@ def test_the_runtime_is_downloaded_once_and_the_page_stays_responsive_in_browser
     Playwright's routing turns the browser's HTTP cache off, so it is not that cache): Python
     still runs there (the shared worker outlived the first page), so the click starts nothing;
     in a browser without shared workers, the snapshot kept, a page's Python starts from it as
-    its panel comes into view, before the click (on the first visit only the click starts it). The two
-    panels started here (sawtooth, insensitivity) are also checked as every other chapter's
-    panel is (:func:`_reruns`, offline, no error on the page), and the first start imported
-    tcplab with the modules compiled ahead (:func:`_uses_bytecode`).
+    its panel comes into view, before the click (on the first visit only the click starts it).
+    The two panels started here (sawtooth, insensitivity) are also checked as every other
+    chapter's panel is (:func:`_reruns`, offline, no error on the page), and the first start
+    imported tcplab with the modules compiled ahead (:func:`_uses_bytecode`).
 
     During the first start the page's own thread never stops for long, since Python starts
     and runs in a Web Worker. Measured as a share of the start, so that a loaded machine,
