@@ -612,6 +612,206 @@
     }
   }
 
+  // The chart's data as tables, a reader's alternative to the picture (a screen reader reads a
+  // table cell by cell; anyone can check a value): a closed <details> after the chart, filled
+  // when it is first opened, one table per dataset of the spec (CSV text, as
+  // tcplab.charts.csv_values writes it, or records), SHOWN_ROWS rows at most, with the whole
+  // dataset to save as CSV.
+  var SHOWN_ROWS = 200;
+
+  function parseCsv(text) {
+    var rows = [];
+    var row = [];
+    var field = "";
+    var quoted = false;
+    for (var i = 0; i < text.length; i++) {
+      var c = text[i];
+      if (quoted) {
+        if (c === '"' && text[i + 1] === '"') {
+          field += '"';
+          i++;
+        } else if (c === '"') quoted = false;
+        else field += c;
+      } else if (c === '"') quoted = true;
+      else if (c === ",") {
+        row.push(field);
+        field = "";
+      } else if (c === "\n" || c === "\r") {
+        if (c === "\r" && text[i + 1] === "\n") i++;
+        row.push(field);
+        rows.push(row);
+        row = [];
+        field = "";
+      } else field += c;
+    }
+    if (field !== "" || row.length) {
+      row.push(field);
+      rows.push(row);
+    }
+    return rows;
+  }
+
+  function toCsv(rows) {
+    return rows
+      .map(function (row) {
+        return row
+          .map(function (cell) {
+            var text = cell === null || cell === undefined ? "" : String(cell);
+            return /[",\n\r]/.test(text) ? '"' + text.replace(/"/g, '""') + '"' : text;
+          })
+          .join(",");
+      })
+      .join("\n") + "\n";
+  }
+
+  // each dataset of the spec as rows (its header first), the one-value helpers left out
+  function datasets(spec) {
+    var found = [];
+    function add(values) {
+      var rows = null;
+      if (typeof values === "string") rows = parseCsv(values);
+      else if (Array.isArray(values) && values.length && typeof values[0] === "object") {
+        var columns = Object.keys(values[0]);
+        rows = [columns].concat(values.map(function (record) {
+          return columns.map(function (column) { return record[column]; });
+        }));
+      }
+      if (rows && rows.length > 1 && !(rows.length === 2 && rows[0].length === 1)) found.push(rows);
+    }
+    Object.keys(spec.datasets || {}).forEach(function (key) {
+      var data = spec.datasets[key];
+      add(data && data.values !== undefined ? data.values : data);
+    });
+    if (spec.data && spec.data.values !== undefined) add(spec.data.values);
+    return found;
+  }
+
+  function dataTable(rows, index, count) {
+    var table = document.createElement("table");
+    table.className = "tcplab-chart-data-table";
+    var caption = table.createCaption();
+    var body = rows.length - 1;
+    caption.textContent = (count > 1 ? "Data set " + (index + 1) + " of " + count + ": " : "") +
+      body + " row" + (body === 1 ? "" : "s") +
+      (body > SHOWN_ROWS ? ", the first " + SHOWN_ROWS + " shown" : "");
+    var head = table.createTHead().insertRow();
+    rows[0].forEach(function (name) {
+      var th = document.createElement("th");
+      th.scope = "col";
+      th.textContent = name;
+      head.appendChild(th);
+    });
+    var tbody = table.createTBody();
+    rows.slice(1, SHOWN_ROWS + 1).forEach(function (row) {
+      var tr = tbody.insertRow();
+      row.forEach(function (cell) {
+        tr.insertCell().textContent = cell === null || cell === undefined ? "" : String(cell);
+      });
+    });
+    return table;
+  }
+
+  function offerData(element, spec) {
+    var next = element.parentNode.querySelector(":scope > .tcplab-chart-data");
+    if (next) return;
+    var details = document.createElement("details");
+    details.className = "tcplab-chart-data";
+    var summary = document.createElement("summary");
+    summary.textContent = "The chart's data, as a table";
+    details.appendChild(summary);
+    details.addEventListener("toggle", function () {
+      if (!details.open || details.dataset.filled) return;
+      details.dataset.filled = "true";
+      var sets = datasets(spec);
+      if (!sets.length) {
+        var none = document.createElement("p");
+        none.textContent = "This chart draws no data set of its own.";
+        details.appendChild(none);
+      }
+      sets.forEach(function (rows, index) {
+        var box = document.createElement("div");
+        box.className = "tcplab-table-box";
+        box.tabIndex = 0;
+        box.setAttribute("role", "region");
+        box.setAttribute("aria-label", summary.textContent + " " + (index + 1));
+        box.appendChild(dataTable(rows, index, sets.length));
+        details.appendChild(box);
+        var save = document.createElement("a");
+        save.className = "tcplab-chart-data-save";
+        save.href = URL.createObjectURL(new Blob([toCsv(rows)], { type: "text/csv" }));
+        save.download = (element.id || "chart") + (sets.length > 1 ? "-" + (index + 1) : "") + ".csv";
+        save.textContent = "Save " + (sets.length > 1 ? "data set " + (index + 1) : "the data") +
+          " as CSV (" + (rows.length - 1) + (rows.length === 2 ? " row)" : " rows)");
+        details.appendChild(save);
+      });
+    });
+    element.after(details);
+  }
+
+  // A chart with controls (Vega params bound to a slider, drop-down or radio group) says what
+  // it is drawn for: its name ends with the controls' values, and a polite live region after
+  // it tells a screen reader each new choice once the control rests (FOLLOW_MS).
+  var FOLLOW_MS = 400;
+
+  function shownValue(value) {
+    if (Array.isArray(value)) {
+      return value
+        .map(function (item) {
+          return item && typeof item === "object"
+            ? Object.keys(item).map(function (key) { return item[key]; }).join(" ")
+            : String(item);
+        })
+        .join(", ");
+    }
+    if (typeof value === "number") return String(+value.toPrecision(4));
+    return value === null || value === undefined ? "none" : String(value);
+  }
+
+  function controls(spec) {
+    return (spec.params || []).filter(function (param) {
+      return param.bind && typeof param.bind === "object" && param.bind.input;
+    });
+  }
+
+  function drawnFor(view, params) {
+    return "Drawn for " + params
+      .map(function (param) {
+        var name = String(param.bind.name || param.name).trim();
+        return name + " = " + shownValue(view.signal(param.name));
+      })
+      .join(", ") + ".";
+  }
+
+  function follow(element, spec) {
+    var params = controls(spec);
+    var view = element.tcplabView;
+    var svg = element.querySelector(".marks");
+    if (!params.length || !view || !svg) return;
+    var base = svg.getAttribute("aria-label") || "";
+    var now = element.parentNode.querySelector(":scope > .tcplab-chart-now");
+    if (!now) {
+      now = document.createElement("p");
+      now.className = "tcplab-chart-now";
+      now.setAttribute("aria-live", "polite");
+      var data = element.parentNode.querySelector(":scope > .tcplab-chart-data");
+      (data || element).after(now);
+    }
+    var tell = function () {
+      svg.setAttribute("aria-label", base + " " + drawnFor(view, params));
+    };
+    tell();
+    var pending = null;
+    params.forEach(function (param) {
+      view.addSignalListener(param.name, function () {
+        tell();
+        clearTimeout(pending);
+        pending = setTimeout(function () {
+          now.textContent = "The chart now shows: " + drawnFor(view, params).replace(/^Drawn for /, "");
+        }, FOLLOW_MS);
+      });
+    });
+  }
+
   function draw(element) {
     var specTag = document.getElementById(element.dataset.specId);
     if (!specTag || typeof window.vegaEmbed !== "function") {
@@ -628,6 +828,8 @@
       })
       .then(function () {
         label(element, spec);
+        offerData(element, spec);
+        follow(element, spec);
         element.dataset.drawn = "true";
       })
       .catch(function (error) {
