@@ -165,9 +165,12 @@ def mark_exercises(name: str, source: str) -> str:
 
 def by_difficulty(marks: list[Exercise] | tuple[Exercise, ...], html: bool = False) -> str:
     """How many exercises of each difficulty, e.g. "2 ★, 2 ★★, 1 ★★★" (``html``: the stars
-    as :func:`mark_html`)."""
+    as :func:`mark_html`, joined to their count by a no-break space so that a narrow column
+    never separates them)."""
     counts = [(d, sum(m.difficulty == d for m in marks)) for d in DIFFICULTIES]
-    return ", ".join(f"{n} {mark_html(d) if html else STAR * d}" for d, n in counts if n)
+    if html:
+        return ", ".join(f"{n}\u00a0{mark_html(d)}" for d, n in counts if n)
+    return ", ".join(f"{n} {STAR * d}" for d, n in counts if n)
 
 
 def legend() -> str:
