@@ -15,6 +15,7 @@ from pathlib import Path
 
 from sphinx.application import Sphinx
 from sphinx.config import Config
+from sphinx.errors import ExtensionError
 
 from tcplab import offline, syllabus
 from tcplab.launch import colab_url
@@ -219,14 +220,20 @@ COURSE_MAP = "<!-- tcplab: course map -->"
 
 
 def _add_signposts(app: Sphinx, docname: str, source: list[str]) -> None:
-    """Each chapter's "At a glance" line and the instructors' course map
-    (:mod:`tcplab.syllabus`), made from the chapters' sources as they are now."""
+    """Each chapter's "At a glance" line, its exercises' marks made readable, and the
+    instructors' course map (:mod:`tcplab.syllabus`), made from the chapters' sources as they
+    are now. A missing or garbled exercise mark stops the build, naming the chapter and the
+    exercise."""
     folder, _, name = docname.rpartition("/")
     if folder != "chapters":
         return
-    if COURSE_MAP in source[0]:
-        source[0] = source[0].replace(COURSE_MAP, syllabus.course_map(Path(app.srcdir)))
-    source[0] = syllabus.add_glance(name, source[0])
+    try:
+        if COURSE_MAP in source[0]:
+            source[0] = source[0].replace(COURSE_MAP, syllabus.course_map(Path(app.srcdir)))
+        source[0] = syllabus.add_glance(name, source[0])
+        source[0] = syllabus.mark_exercises(name, source[0])
+    except ValueError as error:
+        raise ExtensionError(f"tcplab.book: {docname}: {error}") from error
 
 
 def setup(app: Sphinx) -> dict[str, object]:

@@ -1,10 +1,15 @@
 """Signposts for readers and instructors: how long a chapter takes and how hard it is.
 
 Each chapter's box of objectives gets a line "At a glance" under its prerequisites (reading
-time from the chapter's own words, its exercises, its level), and the instructors' page a
-course map: every chapter in the book's order with the same facts and what to read first.
-Both are made from the chapters' sources when the book is built (:mod:`tcplab.book`), so
-they follow the text as it changes.
+time from the chapter's own words, its exercises by difficulty, its level), and the
+instructors' page a course map: every chapter in the book's order with the same facts and
+what to read first. Both are made from the chapters' sources when the book is built
+(:mod:`tcplab.book`), so they follow the text as it changes.
+
+Every exercise carries its mark once, as the title of its directive: its difficulty in stars
+and its kind in words (```` ```{exercise} ★★ derivation ````). The build shows the stars with
+their meaning in words for screen readers (:func:`mark_html`) and refuses a chapter whose
+exercise has no mark or a garbled one, naming the chapter and the exercise.
 """
 
 from __future__ import annotations
@@ -17,6 +22,15 @@ from pathlib import Path
 __all__ = [
     "WORDS_PER_MINUTE",
     "LEVELS",
+    "STAR",
+    "DIFFICULTIES",
+    "KINDS",
+    "Exercise",
+    "exercises",
+    "mark_html",
+    "mark_exercises",
+    "by_difficulty",
+    "legend",
     "Facts",
     "prose_words",
     "facts",
@@ -44,6 +58,28 @@ LEVELS: dict[str, tuple[str, str]] = {
     "ns3": ("intermediate", "a second simulator and what differs between the two"),
 }
 
+#: the star of an exercise's mark: one to three of them, its difficulty
+STAR = "★"
+
+#: each difficulty (stars) by its name and what it asks of the reader
+DIFFICULTIES: dict[int, tuple[str, str]] = {
+    1: ("warm-up", "the chapter's formulas or code applied directly"),
+    2: (
+        "standard",
+        "several steps or a judgement: results combined, a short derivation, a run of the "
+        "models read critically",
+    ),
+    3: ("challenge", "a proof or derivation of one's own, new code, or a question left open"),
+}
+
+#: each kind of exercise and what the reader does
+KINDS: dict[str, str] = {
+    "by hand": "numbers or a protocol's steps worked out on paper, from the chapter's formulas",
+    "derivation": "a formula derived or a result explained from the model, in general",
+    "code": "code written or run over the book's models",
+    "data": "questions answered by reading the book's result tables",
+}
+
 _FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.DOTALL)
 _CODE_CELL = re.compile(r"^```\{code-cell\}.*?^```[ \t]*$", re.MULTILINE | re.DOTALL)
 _DISPLAY_MATH = re.compile(r"\$\$.*?\$\$", re.DOTALL)
@@ -51,10 +87,99 @@ _INLINE_MATH = re.compile(r"\$[^$\n]+\$")
 _ROLE = re.compile(r"\{[\w:-]+\}`([^`<]*?)(?:\s*<[^`]*>)?`")
 _DIRECTIVE_LINE = re.compile(r"^(?:```|:::).*$|^:[\w-]+:.*$", re.MULTILINE)
 _WORD = re.compile(r"[A-Za-z0-9][\w'’.-]*")
-_EXERCISE = re.compile(r"^(?:```|:::)\{exercise\}", re.MULTILINE)
+_EXERCISE = re.compile(
+    r"^(?:```|:::)\{exercise\}(?P<title>[^\n]*)\n(?P<options>(?:[ \t]*:[\w-]+:[^\n]*\n)*)",
+    re.MULTILINE,
+)
+_LABEL = re.compile(r"^[ \t]*:label:[ \t]*(\S+)", re.MULTILINE)
+_MARK = re.compile(rf"^({STAR}{{1,3}}) ({'|'.join(KINDS)})$")
 _PREREQUISITES = re.compile(
     r"^\*\*Prerequisites:\*\*(.*?)(?=\n:::|\n\s*\n)", re.MULTILINE | re.DOTALL
 )
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One exercise's mark: its label, difficulty (1 to 3 stars) and kind (a key of
+    :data:`KINDS`)."""
+
+    label: str
+    difficulty: int
+    kind: str
+
+    @property
+    def stars(self) -> str:
+        return STAR * self.difficulty
+
+    @property
+    def spoken(self) -> str:
+        """The difficulty in words, as a screen reader says it."""
+        return f"difficulty {self.difficulty} of 3, {DIFFICULTIES[self.difficulty][0]}"
+
+
+def exercises(name: str, source: str) -> list[Exercise]:
+    """The marks of the exercises of chapter ``name`` in ``source``, in order. Raises
+    ``ValueError`` naming the chapter and the exercise when a mark is missing or garbled."""
+    found = []
+    for number, match in enumerate(_EXERCISE.finditer(source), start=1):
+        label = _LABEL.search(match.group("options"))
+        where = f"chapter {name!r}, exercise " + (
+            repr(label.group(1)) if label else f"{number} (it has no :label:)"
+        )
+        if not label:
+            raise ValueError(f"{where}: every exercise needs a :label:")
+        title = match.group("title").strip()
+        mark = _MARK.match(title)
+        if not mark:
+            raise ValueError(
+                f"{where}: mark {title!r} is not 1 to 3 {STAR} and a kind, one of "
+                f"{sorted(KINDS)} (e.g. ```{{exercise}} {STAR * 2} derivation)"
+            )
+        found.append(Exercise(label.group(1), len(mark.group(1)), mark.group(2)))
+    return found
+
+
+def mark_html(difficulty: int) -> str:
+    """The stars of a difficulty as the page shows them: a picture named in words (a screen
+    reader says "difficulty 2 of 3, standard", not "black star black star")."""
+    spoken = Exercise("", difficulty, "code").spoken
+    return (
+        f'<span class="tcplab-difficulty" role="img" aria-label="{spoken}" '
+        f'title="{spoken}">{STAR * difficulty}</span>'
+    )
+
+
+def mark_exercises(name: str, source: str) -> str:
+    """``source`` with each exercise's mark made readable: its stars as :func:`mark_html`
+    (checked by :func:`exercises` first: a bad mark raises)."""
+    exercises(name, source)
+
+    def visible(match: re.Match[str]) -> str:
+        mark = _MARK.match(match.group("title").strip())
+        assert mark is not None  # checked above
+        title = f"{mark_html(len(mark.group(1)))} {mark.group(2)}"
+        return match.group(0).replace(match.group("title"), f" {title}", 1)
+
+    return _EXERCISE.sub(visible, source)
+
+
+def by_difficulty(marks: list[Exercise] | tuple[Exercise, ...], html: bool = False) -> str:
+    """How many exercises of each difficulty, e.g. "2 ★, 2 ★★, 1 ★★★" (``html``: the stars
+    as :func:`mark_html`, joined to their count by a no-break space so that a narrow column
+    never separates them)."""
+    counts = [(d, sum(m.difficulty == d for m in marks)) for d in DIFFICULTIES]
+    if html:
+        return ", ".join(f"{n}\u00a0{mark_html(d)}" for d, n in counts if n)
+    return ", ".join(f"{n} {STAR * d}" for d, n in counts if n)
+
+
+def legend() -> str:
+    """What the exercises' marks mean, in MyST Markdown: the difficulties, then the kinds."""
+    lines = ["Each exercise's title carries its difficulty and its kind. Difficulty:", ""]
+    lines += [f"* {mark_html(d)} **{name}**: {what}." for d, (name, what) in DIFFICULTIES.items()]
+    lines += ["", "Kind:", ""]
+    lines += [f"* **{kind}**: {what}." for kind, what in KINDS.items()]
+    return "\n".join(lines)
 
 
 @dataclass(frozen=True)
@@ -63,8 +188,12 @@ class Facts:
 
     name: str
     words: int
-    exercises: int
+    marks: tuple[Exercise, ...]
     prerequisites: str
+
+    @property
+    def exercises(self) -> int:
+        return len(self.marks)
 
     @property
     def minutes(self) -> int:
@@ -94,22 +223,25 @@ def facts(name: str, source: str) -> Facts:
         raise ValueError(f"name={name!r}: no level recorded; one of {sorted(LEVELS)}")
     found = _PREREQUISITES.search(source)
     prerequisites = " ".join(found.group(1).split()) if found else ""
-    return Facts(name, prose_words(source), len(_EXERCISE.findall(source)), prerequisites)
+    return Facts(name, prose_words(source), tuple(exercises(name, source)), prerequisites)
 
 
 def glance(chapter: Facts) -> str:
     """The chapter's line "At a glance", in MyST Markdown."""
-    exercises = f"{chapter.exercises} exercise{'s' if chapter.exercises != 1 else ''}"
+    count = f"{chapter.exercises} exercise{'s' if chapter.exercises != 1 else ''}"
+    if chapter.marks:
+        count += f" ({by_difficulty(chapter.marks, html=True)})"
     why = LEVELS[chapter.name][1]
     return (
         f"**At a glance:** about {chapter.minutes} minutes to read ({chapter.words:,} words at "
-        f"{WORDS_PER_MINUTE} a minute), then {exercises}; level: {chapter.level} ({why})."
+        f"{WORDS_PER_MINUTE} a minute), then {count}; level: {chapter.level} ({why})."
     )
 
 
 def add_glance(name: str, source: str) -> str:
     """``source`` with its "At a glance" line after its prerequisites (unchanged if the
-    chapter has no level recorded or no prerequisites paragraph)."""
+    chapter has no level recorded or no prerequisites paragraph; a bad exercise mark raises,
+    :func:`exercises`)."""
     if name not in LEVELS:
         return source
     found = _PREREQUISITES.search(source)
@@ -130,15 +262,19 @@ def chapters(book: Path) -> list[Path]:
 
 def course_map(book: Path) -> str:
     """The instructors' course map, a MyST Markdown table: each chapter in the book's order,
-    its reading time, exercises, level and what to read first (its prerequisites)."""
+    its reading time, exercises (by difficulty), level and what to read first (its
+    prerequisites); then the legend of the exercises' marks (:func:`legend`)."""
     rows = [
         "| Chapter | Reading | Exercises | Level | Read first |",
         "| --- | --- | --- | --- | --- |",
     ]
     for path in chapters(book):
         chapter = facts(path.stem, path.read_text(encoding="utf-8"))
+        count = str(chapter.exercises)
+        if chapter.marks:
+            count += f" ({by_difficulty(chapter.marks, html=True)})"
         rows.append(
-            f"| {{doc}}`{path.stem}` | {chapter.minutes} min | {chapter.exercises} "
+            f"| {{doc}}`{path.stem}` | {chapter.minutes} min | {count} "
             f"| {chapter.level} | {chapter.prerequisites} |"
         )
-    return "\n".join(rows)
+    return "\n".join(rows) + "\n\n" + legend()
