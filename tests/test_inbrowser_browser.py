@@ -329,6 +329,23 @@ KEPT = """async () => {
 PRESTARTED = "() => document.body.dataset.tcplabPython === 'ready'"
 
 
+def _ahead_of_the_click(visit: Visit, path: str, requests: list[str]):
+    """Open ``path`` (a chapter whose panel a reader has run before, in this browser), wait
+    until its Python has started ahead of a click as its panel came near, then click: the
+    panel is ready with no runtime file asked of the site. Returns the panel's box and the
+    steps of its start."""
+    visit.page.goto(f"{visit.site}/{path}", wait_until="load", timeout=PAGE_LOAD_MS)
+    box = visit.page.locator(".tcplab-inbrowser").first
+    box.scroll_into_view_if_needed(timeout=10_000)
+    visit.page.wait_for_function(PRESTARTED, timeout=START_MS)
+    assert box.get_attribute("data-state") == "idle"
+    visit.page.locator(".tcplab-inbrowser-run").first.click(timeout=10_000)
+    _state(visit, "ready", START_MS)
+    assert _runtime_requests(requests) == []
+    assert box.get_attribute("data-prestarted") == "true"
+    return box, json.loads(box.get_attribute("data-timings"))
+
+
 def test_the_runtime_is_downloaded_once_and_the_page_stays_responsive_in_browser(
     built_book: Path, browser
 ) -> None:
@@ -379,31 +396,15 @@ def test_the_runtime_is_downloaded_once_and_the_page_stays_responsive_in_browser
             visit.page.wait_for_function(KEPT, timeout=60_000)  # after the first chart
             requests.clear()
             # the next chapter: the shared worker outlived the page, Python runs there already
-            visit.page.goto(f"{site}/{OTHER}", wait_until="load", timeout=PAGE_LOAD_MS)
-            box = visit.page.locator(".tcplab-inbrowser").first
-            visit.page.wait_for_function(PRESTARTED, timeout=START_MS)
-            assert box.get_attribute("data-state") == "idle"
-            visit.page.locator(".tcplab-inbrowser-run").first.click(timeout=10_000)
-            _state(visit, "ready", START_MS)
-            assert _runtime_requests(requests) == []
+            box, steps = _ahead_of_the_click(visit, OTHER, requests)
             assert box.get_attribute("data-start") == "kept"
-            steps = json.loads(box.get_attribute("data-timings"))
             assert "kept" in steps and "snapshot" not in steps, steps  # no second start
             _reruns(visit, "insensitivity")
             # a browser without shared workers: each page starts its own Python, from the
             # snapshot kept unpacked, as its panel comes near, before the click
             visit.page.add_init_script("delete window.SharedWorker")
-            visit.page.goto(f"{site}/{PAGE}", wait_until="load", timeout=PAGE_LOAD_MS)
-            box = visit.page.locator(".tcplab-inbrowser").first
-            box.scroll_into_view_if_needed(timeout=10_000)
-            visit.page.wait_for_function(PRESTARTED, timeout=START_MS)
-            assert box.get_attribute("data-state") == "idle"
-            visit.page.locator(".tcplab-inbrowser-run").first.click(timeout=10_000)
-            _state(visit, "ready", START_MS)
-            assert _runtime_requests(requests) == []
+            box, steps = _ahead_of_the_click(visit, PAGE, requests)
             assert box.get_attribute("data-start") == "snapshot"
-            assert box.get_attribute("data-prestarted") == "true"
-            steps = json.loads(box.get_attribute("data-timings"))
             assert "snapshot-file" not in steps, steps  # the kept bundle: no download, no gunzip
             _drawn(visit, 30_000)
             assert PANELS["sawtooth"][3] in _title(visit), _title(visit)
