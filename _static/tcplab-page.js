@@ -54,8 +54,44 @@
     }
   }
 
+  // The theme's search and colour-mode buttons are named "Search" and "Color mode" but show
+  // more: "Search Ctrl + K", and an icon whose title is the mode ("Light", "Dark", "System
+  // Settings"). A name must hold the words a reader sees on the control (WCAG 2.5.3, axe's
+  // label-content-name-mismatch: the report's one serious hit), so for a speech-input user
+  // saying what they see works: the search buttons are named by what they show, the mode button
+  // "Color mode: " and the mode its icon shows, again whenever the mode changes.
+  function visibleWords(element) {
+    return (element.innerText || element.textContent || "").replace(/\s+/g, " ").trim();
+  }
+  function nameThemeButtons() {
+    document.querySelectorAll(".search-button__button").forEach(function (button) {
+      var shown = visibleWords(button);
+      if (shown) button.setAttribute("aria-label", shown);
+      if (button.querySelector(".search-button__kbd-shortcut")) {
+        button.setAttribute("aria-keyshortcuts", "Control+K");
+      }
+    });
+    var modes = document.querySelectorAll(".theme-switch-button");
+    var name = function () {
+      modes.forEach(function (button) {
+        var icon = Array.prototype.filter.call(button.querySelectorAll("svg, i"), function (part) {
+          return getComputedStyle(part).display !== "none";
+        })[0];
+        var title = icon && icon.querySelector("title");
+        var mode = title ? title.textContent.trim() : "";
+        button.setAttribute("aria-label", mode ? "Color mode: " + mode : "Color mode");
+      });
+    };
+    name();
+    new MutationObserver(name).observe(document.documentElement, {
+      attributes: true,
+      attributeFilter: ["data-mode", "data-theme"],
+    });
+  }
+
   function start() {
     addSkipToPanel();
+    nameThemeButtons();
     var mathjax = window.MathJax;
     var ready = mathjax && mathjax.startup && mathjax.startup.promise;
     (ready || Promise.resolve()).then(markWideEquations);

@@ -75,3 +75,29 @@ def test_paper_vs_book_tables_fit_a_phone_with_their_captions(
         assert table["sideways"] <= 1, f"{path}: a table scrolls sideways by {table['sideways']}"
         assert table["caption"] <= 1, f"{path}: a caption runs {table['caption']} px past"
     visit.close()
+
+
+#: pydata-sphinx-theme's titles of its colour-mode icons, by the page's data-mode
+MODE_WORDS = {"light": "Light", "dark": "Dark", "auto": "System Settings"}
+
+
+def test_the_themes_buttons_are_named_by_what_they_show(site: str, browser) -> None:
+    """The report's one serious axe hit: the theme's search and colour-mode buttons showed
+    words their names lacked (WCAG 2.5.3). Each visible search button's name is its visible
+    text, and the mode button's name says the mode it shows, also after a click changes it
+    (the surveys run axe's rule on every page, in both looks)."""
+    visit = Visit(browser, site, "chapters/sawtooth.html")
+    try:
+        page = visit.page
+        for button in page.locator(".search-button__button").all():
+            if button.is_visible() and button.inner_text().strip():
+                shown = " ".join(button.inner_text().split())
+                assert button.get_attribute("aria-label") == shown
+        mode = page.locator(".theme-switch-button").first
+        for _ in range(2):
+            word = MODE_WORDS[page.evaluate("() => document.documentElement.dataset.mode")]
+            assert mode.get_attribute("aria-label") == f"Color mode: {word}"
+            mode.click()
+            page.wait_for_timeout(200)
+    finally:
+        visit.close()
