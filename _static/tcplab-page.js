@@ -59,7 +59,7 @@
   // Settings"). A name must hold the words a reader sees on the control (WCAG 2.5.3, axe's
   // label-content-name-mismatch: the report's one serious hit), so for a speech-input user
   // saying what they see works: the search buttons are named by what they show, the mode button
-  // "Color mode: " and the mode its icon shows, again whenever the mode changes.
+  // "Color mode: " and the mode its icon shows, again whenever the mode or the icon changes.
   function visibleWords(element) {
     return (element.innerText || element.textContent || "").replace(/\s+/g, " ").trim();
   }
@@ -86,6 +86,11 @@
     new MutationObserver(name).observe(document.documentElement, {
       attributes: true,
       attributeFilter: ["data-mode", "data-theme"],
+    });
+    // the theme's icon script turns each <i> into an <svg> with its title when it gets to it,
+    // which can be after this ran: name the button again then
+    modes.forEach(function (button) {
+      new MutationObserver(name).observe(button, { childList: true, subtree: true });
     });
   }
 
