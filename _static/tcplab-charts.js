@@ -619,6 +619,10 @@
   // dataset to save as CSV.
   var SHOWN_ROWS = 200;
 
+  function cellText(cell) {
+    return cell === null || cell === undefined ? "" : String(cell);
+  }
+
   function parseCsv(text) {
     var rows = [];
     var row = [];
@@ -656,7 +660,7 @@
       .map(function (row) {
         return row
           .map(function (cell) {
-            var text = cell === null || cell === undefined ? "" : String(cell);
+            var text = cellText(cell);
             return /[",\n\r]/.test(text) ? '"' + text.replace(/"/g, '""') + '"' : text;
           })
           .join(",");
@@ -705,7 +709,7 @@
     rows.slice(1, SHOWN_ROWS + 1).forEach(function (row) {
       var tr = tbody.insertRow();
       row.forEach(function (cell) {
-        tr.insertCell().textContent = cell === null || cell === undefined ? "" : String(cell);
+        tr.insertCell().textContent = cellText(cell);
       });
     });
     return table;
@@ -739,7 +743,8 @@
         var save = document.createElement("a");
         save.className = "tcplab-chart-data-save";
         save.href = URL.createObjectURL(new Blob([toCsv(rows)], { type: "text/csv" }));
-        save.download = (element.id || "chart") + (sets.length > 1 ? "-" + (index + 1) : "") + ".csv";
+        var suffix = sets.length > 1 ? "-" + (index + 1) : "";
+        save.download = (element.id || "chart") + suffix + ".csv";
         save.textContent = "Save " + (sets.length > 1 ? "data set " + (index + 1) : "the data") +
           " as CSV (" + (rows.length - 1) + (rows.length === 2 ? " row)" : " rows)");
         details.appendChild(save);
@@ -773,13 +778,14 @@
     });
   }
 
+  // "decrease factor β = 0.5, increase rate η = 1": each control's name and value now
   function drawnFor(view, params) {
-    return "Drawn for " + params
+    return params
       .map(function (param) {
         var name = String(param.bind.name || param.name).trim();
         return name + " = " + shownValue(view.signal(param.name));
       })
-      .join(", ") + ".";
+      .join(", ");
   }
 
   function follow(element, spec) {
@@ -797,7 +803,7 @@
       (data || element).after(now);
     }
     var tell = function () {
-      svg.setAttribute("aria-label", base + " " + drawnFor(view, params));
+      svg.setAttribute("aria-label", base + " Drawn for " + drawnFor(view, params) + ".");
     };
     tell();
     var pending = null;
@@ -806,7 +812,7 @@
         tell();
         clearTimeout(pending);
         pending = setTimeout(function () {
-          now.textContent = "The chart now shows: " + drawnFor(view, params).replace(/^Drawn for /, "");
+          now.textContent = "The chart now shows: " + drawnFor(view, params) + ".";
         }, FOLLOW_MS);
       });
     });

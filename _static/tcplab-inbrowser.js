@@ -205,7 +205,8 @@
   var owner = null;
   var timings = {};
   // where the runtime came from (cache: service-worker or none) and how Python started
-  // (start: snapshot, full, or kept: found running); run() shows them on the box the reader clicked
+  // (start: snapshot, full, or kept: found running); run() shows them on the box the reader
+  // clicked
   var source = {};
 
   // Pyodide, its packages and tcplab in a Web Worker, once per page (every panel of the page

@@ -32,7 +32,8 @@ var module = null;
 var afterFirstChart = null; // what waits until the first chart has been sent
 var starting = null; // the start under way, once a page has asked for it
 var following = []; // the ports of the pages waiting for it: they hear each of its steps
-var SHARED = typeof SharedWorkerGlobalScope === "function" && self instanceof SharedWorkerGlobalScope;
+var SHARED =
+  typeof SharedWorkerGlobalScope === "function" && self instanceof SharedWorkerGlobalScope;
 
 // a step of the start, told to every page that waits for it
 function post(message) {

@@ -27,6 +27,7 @@ __all__ = [
     "KINDS",
     "Exercise",
     "exercises",
+    "spoken",
     "mark_html",
     "mark_exercises",
     "by_difficulty",
@@ -114,7 +115,12 @@ class Exercise:
     @property
     def spoken(self) -> str:
         """The difficulty in words, as a screen reader says it."""
-        return f"difficulty {self.difficulty} of 3, {DIFFICULTIES[self.difficulty][0]}"
+        return spoken(self.difficulty)
+
+
+def spoken(difficulty: int) -> str:
+    """A difficulty in words, as a screen reader says it: "difficulty 2 of 3, standard"."""
+    return f"difficulty {difficulty} of 3, {DIFFICULTIES[difficulty][0]}"
 
 
 def exercises(name: str, source: str) -> list[Exercise]:
@@ -142,22 +148,21 @@ def exercises(name: str, source: str) -> list[Exercise]:
 def mark_html(difficulty: int) -> str:
     """The stars of a difficulty as the page shows them: a picture named in words (a screen
     reader says "difficulty 2 of 3, standard", not "black star black star")."""
-    spoken = Exercise("", difficulty, "code").spoken
+    said = spoken(difficulty)
     return (
-        f'<span class="tcplab-difficulty" role="img" aria-label="{spoken}" '
-        f'title="{spoken}">{STAR * difficulty}</span>'
+        f'<span class="tcplab-difficulty" role="img" aria-label="{said}" '
+        f'title="{said}">{STAR * difficulty}</span>'
     )
 
 
 def mark_exercises(name: str, source: str) -> str:
     """``source`` with each exercise's mark made readable: its stars as :func:`mark_html`
-    (checked by :func:`exercises` first: a bad mark raises)."""
-    exercises(name, source)
+    (read by :func:`exercises` first: a bad mark raises)."""
+    marks = iter(exercises(name, source))  # one per match of _EXERCISE, in order
 
     def visible(match: re.Match[str]) -> str:
-        mark = _MARK.match(match.group("title").strip())
-        assert mark is not None  # checked above
-        title = f"{mark_html(len(mark.group(1)))} {mark.group(2)}"
+        mark = next(marks)
+        title = f"{mark_html(mark.difficulty)} {mark.kind}"
         return match.group(0).replace(match.group("title"), f" {title}", 1)
 
     return _EXERCISE.sub(visible, source)
@@ -226,11 +231,15 @@ def facts(name: str, source: str) -> Facts:
     return Facts(name, prose_words(source), tuple(exercises(name, source)), prerequisites)
 
 
+def _in_brackets(chapter: Facts) -> str:
+    """The chapter's exercises by difficulty, " (2 ★, 3 ★★)" as HTML, or "" without any."""
+    return f" ({by_difficulty(chapter.marks, html=True)})" if chapter.marks else ""
+
+
 def glance(chapter: Facts) -> str:
     """The chapter's line "At a glance", in MyST Markdown."""
     count = f"{chapter.exercises} exercise{'s' if chapter.exercises != 1 else ''}"
-    if chapter.marks:
-        count += f" ({by_difficulty(chapter.marks, html=True)})"
+    count += _in_brackets(chapter)
     why = LEVELS[chapter.name][1]
     return (
         f"**At a glance:** about {chapter.minutes} minutes to read ({chapter.words:,} words at "
@@ -270,9 +279,7 @@ def course_map(book: Path) -> str:
     ]
     for path in chapters(book):
         chapter = facts(path.stem, path.read_text(encoding="utf-8"))
-        count = str(chapter.exercises)
-        if chapter.marks:
-            count += f" ({by_difficulty(chapter.marks, html=True)})"
+        count = f"{chapter.exercises}{_in_brackets(chapter)}"
         rows.append(
             f"| {{doc}}`{path.stem}` | {chapter.minutes} min | {count} "
             f"| {chapter.level} | {chapter.prerequisites} |"
