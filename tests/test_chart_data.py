@@ -72,6 +72,8 @@ def test_every_chart_offers_its_data_as_tables(built_book: Path, site: str, brow
         first = offers.first
         assert first.get_attribute("open") is None  # closed until asked for
         first.locator("summary").click()
+        # the tables are written on the details' toggle event, which comes after the click
+        first.locator("table").first.wait_for(state="attached", timeout=10_000)
         tables = first.evaluate(TABLES)
         wanted = _data_sets(specs[0])
         assert len(tables) == len(wanted) > 0
