@@ -18,6 +18,7 @@ from tcplab import cache, claims, fluid, ledger, registry
 from tcplab.chapters.moments import charts
 from tcplab.chapters.moments import claims as mc
 from tcplab.chapters.moments import experiments as moments
+from tcplab.chapters.moments import held as held_what_if
 from tcplab.ledger import tolerance
 from tcplab.theory import altman
 from tcplab.theory import moments as theory_moments
@@ -32,17 +33,19 @@ NAMES = (
     "moments-beatdown-tags",
     "moments-theorem3",
 )
+#: the what-if that holds the aggregate at c during a beatdown (its own module)
+HELD = "moments-beatdown-held"
 
 
 def _results(scale: str) -> dict[str, pd.DataFrame]:
     if scale == "full":
         out = {}
-        for name in NAMES:
+        for name in (*NAMES, HELD):
             found = cache.load(cache.Entry(name))
             assert found is not None, f"data/{name}.csv is missing"
             out[name] = found[0]
         return out
-    return {name: registry.run(name, scale="quick") for name in NAMES}
+    return {name: registry.run(name, scale="quick") for name in (*NAMES, HELD)}
 
 
 @pytest.fixture(scope="module", params=["quick", "full"])
@@ -58,6 +61,7 @@ def _claims(results: dict[str, pd.DataFrame]) -> dict[str, claims.Claim]:
         results["moments-theorem3"],
         results.get("moments-distributions"),
         results.get("moments-beatdown-path"),
+        results.get(HELD),
     )
 
 
@@ -241,3 +245,57 @@ def test_registered_with_their_modules() -> None:
         modules = experiment.modules()
         assert moments.__name__ in modules and theory_moments.__name__ in modules
         assert math.isfinite(len(experiment.description))
+
+
+# ---- the what-if: a beatdown that holds the aggregate at c ------------------------------------
+
+
+def test_held_path_by_hand() -> None:
+    # N = 2, c = 1, rates (3/4, 1/4) at a tagging time: the larger is tagged and falls in a
+    # straight line to 0 while the other climbs to 1, in 3/4 time units (eq. 11). Integrals of
+    # x: 3/4 * (3/4 + 0)/2 and 3/4 * (1/4 + 1)/2; of x^2: 3/4 * (3/4)^2/3 and
+    # 3/4 * (1/16 + 1/4 + 1)/3
+    path = held_what_if.held_path(2, 2, start=[0.75, 0.25])
+    assert path.times[1] == pytest.approx(0.75) and path.tagged[0] == 0
+    assert path.rates[1] == pytest.approx([0.0, 1.0])
+    assert path.first[0] == pytest.approx([0.28125, 0.46875])
+    assert path.second[0] == pytest.approx([0.140625, 0.328125])
+    # then the other is tagged at c and falls to 0 in one time unit while the first climbs
+    assert path.tagged[1] == 1 and path.times[2] == pytest.approx(1.75)
+    assert path.second[1] == pytest.approx([1 / 3, 1 / 3])
+
+
+def test_held_what_if_is_the_uniform_law(results: dict[str, pd.DataFrame]) -> None:
+    """Held at c, every rate sweeps [0, 2c/N] in straight lines: E[X^2]/c^2 = (2/N)^2/3 by
+    hand (1/3 for N = 2), and the mean aggregate is c; the real beatdown stays at its own
+    closed form, far from it."""
+    table = results[HELD]
+    what_if = table[table["variant"] == held_what_if.VARIANTS[1]]
+    real = table[table["variant"] == held_what_if.VARIANTS[0]]
+    assert len(what_if) >= 2 and 2 in set(what_if["flows"])
+    for row in what_if.itertuples():
+        assert row.second_moment == pytest.approx((2 / row.flows) ** 2 / 3, abs=1e-9)
+        assert row.aggregate == pytest.approx(1.0, abs=1e-9)
+    for row in real.itertuples():
+        assert row.second_moment == pytest.approx(
+            theory_moments.beatdown_second_moment(row.flows), rel=mc.THEOREM2_TOLERANCE
+        )
+        assert row.second_moment < 0.95 * (2 / row.flows) ** 2 / 3
+        assert abs(row.aggregate - altman.parallel_throughput(row.flows)) < 1e-3
+
+
+def test_a_broken_what_if_fails_its_row(results: dict[str, pd.DataFrame]) -> None:
+    claim = _claims(results)["beatdown-why"]
+    assert claim.within and claim.paper == pytest.approx(1 / 3)
+    table = results[HELD]
+    # the what-if rows replaced by the real beatdown's values: the cause is back
+    real = table[table["variant"] == held_what_if.VARIANTS[0]]
+    broken = dict(results, **{HELD: real.assign(variant=held_what_if.VARIANTS[1])})
+    assert not _claims(broken)["beatdown-why"].within
+
+
+def test_held_path_bad_input_names_the_parameter() -> None:
+    with pytest.raises(ValueError, match="start"):
+        held_what_if.held_path(2, 3, start=[0.5, 0.2])
+    with pytest.raises(ValueError, match="flows"):
+        held_what_if.held_path(1, 3, start=[1.0])

@@ -44,4 +44,10 @@ EXPERIMENTS = (
         "BeatdownParams",
         "Beatdown mean aggregate vs Theorem 1",
     ),
+    Experiment(
+        "moments-beatdown-held",
+        "tcplab.chapters.moments.held:held_beatdown",
+        "HeldParams",
+        "What-if: beatdown with the aggregate held at c (the paper's 1/3)",
+    ),
 )

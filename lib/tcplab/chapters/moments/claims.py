@@ -21,6 +21,7 @@ from tcplab.ledger import tolerance
 from tcplab.theory import moments as theory_moments
 
 from .experiments import POLICIES, with_exact
+from .held import VARIANTS as HELD_VARIANTS
 
 __all__ = [
     "TABLES",
@@ -29,6 +30,7 @@ __all__ = [
     "FIXED_POINT_TOLERANCE",
     "theorem2_frame",
     "beyond_frame",
+    "held_frame",
     "paper_claims",
     "chapter_claims",
     "chapter_numbers",
@@ -42,6 +44,7 @@ TABLES = (
     "moments-theorem3",
     "moments-distributions",
     "moments-beatdown-path",
+    "moments-beatdown-held",
 )
 #: the relative gap to Theorem 2's values the prose compares with (a display threshold; the
 #: claims' tolerances come from the rules of tcplab.ledger.tolerance)
@@ -88,6 +91,26 @@ def beyond_frame(exact: pd.DataFrame) -> pd.DataFrame:
     ).reset_index(drop=True)
 
 
+def held_frame(held: pd.DataFrame) -> pd.DataFrame:
+    """The what-if table for display: per N, E[X^2]/c^2 and the mean aggregate of the real
+    beatdown (fluid model) and of the beatdown that holds the aggregate at c, each with its
+    closed form."""
+    real = held[held["variant"] == HELD_VARIANTS[0]].set_index("flows")
+    what_if = held[held["variant"] == HELD_VARIANTS[1]].set_index("flows")
+    return pd.DataFrame(
+        {
+            "AIMD beatdown": real["second_moment"],
+            "closed form": [fraction(v) for v in real["closed_form"]],
+            "held at c (what-if)": what_if["second_moment"],
+            "4/(3N²)": [fraction(v) for v in what_if["closed_form"]],
+            "paper": real["paper"],
+            "aggregate / c, AIMD": real["aggregate"],
+            "aggregate / c, held": what_if["aggregate"],
+            "Theorem 1": real["theorem1"],
+        }
+    ).reset_index()
+
+
 def lemma1_map(x: np.ndarray, beta: float) -> np.ndarray:
     """The paper's map g of Lemma 1 (eq. 8) for N identical connections, c = 1, on a vector
     sorted in decreasing order, with a = beta + (1 - beta)/N and b = (1 - beta)/N (the
@@ -128,6 +151,7 @@ def paper_claims(
     thm3: pd.DataFrame,
     distributions: pd.DataFrame | None = None,
     path: pd.DataFrame | None = None,
+    held: pd.DataFrame | None = None,
 ) -> dict[str, claims.Claim]:
     """Every number of Sections III-IV we reproduce, keyed (the ledger's keys, ledger.toml)."""
     out: dict[str, claims.Claim] = {}
@@ -244,13 +268,23 @@ def paper_claims(
         bd = float(beat["second_moment"].iloc[0])
         exact = theory_moments.beatdown_second_moment(2)
         ci = float(moment.loc["beatdown", "second_moment_ci"])
-        out["beatdown-why"] = yes_no(
-            "Why not 1/3: beatdown's exact time-stationary rate distribution is not uniform on "
-            "[0, c] (which the paper's 1/3 needs): it spends an eighth of the time above 3c/4, "
-            "not a quarter, and its second moment is the geometric-sawtooth value 28/111",
+        out["beatdown-distribution"] = yes_no(
+            "Beatdown's exact time-stationary rate distribution is not uniform on [0, c] (which "
+            "the paper's 1/3 needs): it spends an eighth of the time above 3c/4, not a quarter, "
+            "and its second moment is the geometric-sawtooth value 28/111",
             "Book, on Theorem 2's beatdown value",
             True,
             bool(abs(mass_top - 0.25) > 0.05 and abs(bd - exact) <= max(ci, tolerance.EXACT)),
+        )
+    if held is not None and len(held):
+        what_if = held[(held["variant"] == HELD_VARIANTS[1]) & (held["flows"] == 2)].iloc[0]
+        out["beatdown-why"] = ruled(
+            "What-if: beatdown with the aggregate held at c (the tagged rate is c minus the "
+            "other's, no geometric sawtooth), two connections: E[X₁²]/c², exact path",
+            "Theorem 2.1's 1/3: a rate uniform on [0, c], E[X²]/c² = ∫₀¹ x² dx",
+            1.0 / 3.0,
+            float(what_if["second_moment"]),
+            tolerance.exact(),
         )
     return out
 
@@ -264,7 +298,21 @@ def chapter_claims(tables: Mapping[str, pd.DataFrame]) -> dict[str, claims.Claim
         tables["moments-theorem3"],
         tables.get("moments-distributions"),
         tables.get("moments-beatdown-path"),
+        tables.get("moments-beatdown-held"),
     )
+
+
+def _held_numbers(held: pd.DataFrame) -> dict[str, float | int]:
+    """The numbers the prose quotes from the held-aggregate what-if."""
+    what_if = held[held["variant"] == HELD_VARIANTS[1]].set_index("flows")
+    real = held[held["variant"] == HELD_VARIANTS[0]].set_index("flows")
+    return {
+        "held_n2": float(what_if.loc[2, "second_moment"]),
+        "held_real_n2": float(real.loc[2, "second_moment"]),
+        "held_gap": float((what_if["second_moment"] - what_if["closed_form"]).abs().max()),
+        "held_nmax": int(what_if.index.max()),
+        "held_agg": float(what_if["aggregate"].min()),
+    }
 
 
 def chapter_numbers(
@@ -293,5 +341,6 @@ def chapter_numbers(
         "thm3_worst": float((thm3["aggregate"] - thm3["theorem1"]).abs().max()),
         "thm3_bound": float(thm3["bound"].max()),
         "bd_random_n3": float(n3["random"]),
+        **_held_numbers(tables["moments-beatdown-held"]),
         "bd_largest_n3": float(n3["largest"]),
     }
