@@ -76,4 +76,10 @@ EXPERIMENTS = (
         "ExtraParams",
         "Fig. 10: more runs at 1500-2000 packets, buffers past ten per TCP",
     ),
+    Experiment(
+        "morris-lemma3",
+        "tcplab.chapters.morris.lemma3:lemma3",
+        "Lemma3Params",
+        "Lemma 3's one p: Morris's network vs loss independent of the back-off stage",
+    ),
 )

@@ -46,6 +46,8 @@ from .evidence import (
     values,
 )
 from .experiments import MorrisParams
+from .lemma3 import ARMS as LEMMA3_ARMS
+from .lemma3 import one_p_ratios
 from .runs import morris_setup, morris_tcp
 from .whatifs import GAPS
 
@@ -62,6 +64,7 @@ __all__ = [
     "timeout_shares",
     "chapter_claims",
     "chapter_numbers",
+    "lemma3_frame",
 ]
 
 #: the experiments the claims and the prose read
@@ -77,6 +80,7 @@ TABLES = (
     "morris-scaled",
     "morris-buffers-more",
     "morris-access",
+    "morris-lemma3",
 )
 #: the verdicts a quick grid (runs of 25 s, 10 s for the what-ifs, one or two replicas) gives
 #: where it cannot reach the full-scale regime: too few time-outs and back-off stages for the
@@ -87,7 +91,7 @@ QUICK_VERDICTS: dict[str, bool] = {
     "fig3-timeouts": True, "zero-30-bin": True, "onset": True, "harvard": True,
     "lemma-q0": True, "mech-lemma-reset": False, "lemma4-q0": False,
     "mech-episodes-gap": False, "episodes-rules": False, "fig10-levels-drops": True,
-    "mech-queue-30": False, "mech-gentle-30": False,
+    "mech-queue-30": False, "mech-gentle-30": False, "mech-lemma3-independent": False,
 }  # fmt: skip
 #: the what-if that makes Lemma 2's assumption true (experiments.CHOICES)
 RESET = "back-off ends at the first new ACK"
@@ -110,6 +114,25 @@ def _number(claim: str, source: str, text: str, paper: float, runs: np.ndarray) 
 def _exact(claim: str, source: str, paper: float, runs: np.ndarray) -> Claim:
     """A value the paper's argument fixes exactly (a slope, a ratio of 1) against ``runs``."""
     return ruled(claim, source, paper, float(np.mean(runs)), tolerance.exact(values=runs))
+
+
+def _flows_of(table: pd.DataFrame) -> int:
+    if table.empty:
+        raise Missing("no runs")
+    return int(table["flows"].max())
+
+
+def _loss_set(table: pd.DataFrame) -> float:
+    return float(table["loss_set"].max())
+
+
+def _log_one_p(stages: pd.DataFrame, arm: str) -> np.ndarray:
+    """ln(n_3 / ((2 q_0)^3 n_0)) of each run of ``arm`` (Lemma 3 says 0); a run with no
+    flow in stage 3 has no finite log and is left out (none at full scale)."""
+    ratio = one_p_ratios(_numeric(stages), arm, 3)
+    with np.errstate(divide="ignore"):
+        logs = np.log(ratio)
+    return logs[np.isfinite(logs)]
 
 
 def _setup_parameters_hold() -> bool:
@@ -151,6 +174,7 @@ def _rows(tables: Mapping[str, pd.DataFrame]) -> dict[str, Callable[[], Claim]]:
     scaled = tables.get("morris-scaled", empty)
     more = tables.get("morris-buffers-more", empty)
     access = tables.get("morris-access", empty)
+    stages = tables.get("morris-lemma3", empty)
     big = _largest(loss)
     pooled = pooled_buffers(many, more)
     top_remedy = int(remedies["flows"].max())
@@ -572,12 +596,29 @@ def _rows(tables: Mapping[str, pd.DataFrame]) -> dict[str, Callable[[], Claim]]:
             1.0,
             lemma_ratios(choices[choices["choice"] == RESET], n300, "q0"),
         ),
-        "lemma3": lambda: _exact(
+        "lemma2-stages": lambda: _exact(
             f"N = {n300}, back-off ends at the first new ACK: n_(i+1) / (2 q_i n_i) for stages"
             " 0-3, each with its own retransmission loss q_i (run by run)",
-            "Sec. 7.1, Lemma 3: 'n_i = (2p)^i n_0'",
+            "Sec. 7.1, Lemma 2 at every stage (the step Lemma 3 expands)",
             1.0,
             stage_ratios(choices[choices["choice"] == RESET], n300, 4),
+        ),
+        "lemma3": lambda: _exact(
+            f"N = {_flows_of(stages)}, back-off ends at the first new ACK, Morris's network: "
+            "Lemma 3 with one p for every stage, ln(n_3 / ((2 q_0)^3 n_0)) run by run, q_0 the "
+            "loss of stage-0 retransmissions (0 when the lemma holds; the log, as the ratio "
+            "multiplies three stages' factors and its runs spread over orders of magnitude)",
+            "Sec. 7.1, Lemma 3: 'n_i = (2p)^i n_0 by recursive expansion of Lemma 2'",
+            0.0,
+            _log_one_p(stages, LEMMA3_ARMS[0]),
+        ),
+        "mech-lemma3-independent": lambda: _exact(
+            f"What-if, N = {_flows_of(stages)}: every packet lost independently with p = "
+            f"{_loss_set(stages):g}, so a retransmission is lost alike at every stage: Lemma 3 "
+            "with one p, ln(n_3 / ((2 q_0)^3 n_0)) run by run",
+            "Book: Lemma 3 fails in Morris's network because q_i grows with the stage",
+            0.0,
+            _log_one_p(stages, LEMMA3_ARMS[1]),
         ),
         "lemma4-q0": lambda: yes_no(
             f"N = {big}: the loss of stage-0 retransmissions (the lemma's p) reaches 50%",
@@ -917,11 +958,66 @@ def chapter_numbers(
         if len(setups)
         else math.nan,
         **_walls(scale),
+        **_lemma3_numbers(tables.get("morris-lemma3", empty)),
         "scale": scale,
     }
     if scale == "quick":  # a quick grid lacks some N and what-ifs: their numbers are left out
         return {k: v for k, v in numbers.items() if not _missing(v)}
     return numbers
+
+
+def _numeric(table: pd.DataFrame) -> pd.DataFrame:
+    """The back-off columns (n0.., q0..) as floats (a stage no run reached holds None)."""
+    out = table.copy()
+    for column in out.columns:
+        if column[:1] in "nq" and column[1:].isdigit():
+            out[column] = pd.to_numeric(out[column], errors="coerce")
+    return out
+
+
+def _geometric_mean(values: pd.Series) -> float:
+    with np.errstate(divide="ignore"):
+        logs = np.log(values.to_numpy(dtype=float))
+    logs = logs[np.isfinite(logs)]
+    return float(np.exp(logs.mean())) if logs.size else math.nan
+
+
+def lemma3_frame(stages: pd.DataFrame, deepest: int = 3) -> pd.DataFrame:
+    """Per arm of morris-lemma3 and stage i <= ``deepest``: the means over the runs of n_i and
+    q_i, and the geometric means (the ratios multiply stages' factors) of Lemma 3 with one p,
+    n_i / ((2 q_0)^i n_0), and of Lemma 2 at stage i, n_i / (2 q_(i-1) n_(i-1))."""
+    table = _numeric(stages)
+    rows = []
+    for arm in LEMMA3_ARMS:
+        runs = table[table["arm"] == arm]
+        for i in range(deepest + 1):
+            one_p = runs[f"n{i}"] / ((2.0 * runs["q0"]) ** i * runs["n0"])
+            step = runs[f"n{i}"] / (2.0 * runs[f"q{i - 1}"] * runs[f"n{i - 1}"]) if i else one_p
+            rows.append({"arm": arm, "stage": i, "n": runs[f"n{i}"].mean(),
+                         "q": runs[f"q{i}"].mean(), "one_p": _geometric_mean(one_p),
+                         "stage_by_stage": _geometric_mean(step)})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def _lemma3_numbers(stages: pd.DataFrame) -> dict[str, float]:
+    """What the prose quotes of morris-lemma3 (NaN where the table lacks it: a quick grid)."""
+    if stages.empty:
+        return {}
+    table = _numeric(stages)
+    out = {
+        "l3_n": float(table["flows"].max()),
+        "l3_p": _loss_set(table),
+        "l3_runs": float(table.groupby("arm").size().min()),
+        "l3_net": _safe(lambda: np.exp(np.mean(_log_one_p(table, LEMMA3_ARMS[0])))),
+        "l3_ind": _safe(lambda: np.exp(np.mean(_log_one_p(table, LEMMA3_ARMS[1])))),
+        "l3_net_low": _safe(lambda: np.min(one_p_ratios(table, LEMMA3_ARMS[0], 3))),
+        "l3_net_high": _safe(lambda: np.max(one_p_ratios(table, LEMMA3_ARMS[0], 3))),
+    }
+    for key, arm in (("net", LEMMA3_ARMS[0]), ("ind", LEMMA3_ARMS[1])):
+        runs = table[table["arm"] == arm]
+        for i in range(4):
+            out[f"l3_q{i}_{key}"] = float(runs[f"q{i}"].mean()) if f"q{i}" in runs else math.nan
+    return out
 
 
 def _missing(value: object) -> bool:
@@ -984,7 +1080,7 @@ def _gap_numbers(episodes: pd.DataFrame) -> dict[str, float]:
 
 #: the referee round's new tables, whose computing time the chapter states
 NEW_TABLES = ("morris-setups", "morris-episodes", "morris-scaled", "morris-buffers-more",
-              "morris-access")  # fmt: skip
+              "morris-access", "morris-lemma3")  # fmt: skip
 
 
 def _walls(scale: str) -> dict[str, float]:
