@@ -188,3 +188,77 @@ def test_the_page_and_the_notebook_draw_the_law_panel_from_one_spec() -> None:
     refused = inbrowser.chart_html(target, json.dumps({"weight": 3.0}))
     assert "tcplab-panel-error" in refused and "weight" in refused
     assert math.isfinite(rounds.ratio_of(rounds.rounds_run(0.4, 4, "droptail", 2000)))
+
+
+# -- more seeds: Fig. 5.1's DropTail (D against D^2) and Sec. 5.2's +25% at N = 4 ---------------
+def _queue_runs(ratio: float, events: float, seeds: int = 6) -> tuple[pd.DataFrame, ...]:
+    """``bmc-red``, ``bmc-red-seeds`` and ``bmc-red-seeds-more`` as the claims read them: the
+    DropTail cell D = 1/2, N = 2, ``ratio`` and ``events`` (weighted over TCP) in every seed, 2%
+    of scatter."""
+    rows = [
+        {"queue": "droptail", "D": 0.5, "flows": 2, "replica": r,
+         "ratio": ratio * (1 + 0.02 * (r - seeds / 2)), "steady_ratio": ratio,
+         "utilisation": 0.96, "tcp_loss_events": 30.0,
+         "aimd_loss_events": 30.0 * events * (1 + 0.02 * (r - seeds / 2))}
+        for r in range(seeds)
+    ]  # fmt: skip
+    table = pd.DataFrame(rows)
+    return (table[table["replica"] == 0].drop(columns="replica"),
+            table[table["replica"].isin([1, 2])], table[table["replica"] >= 3])  # fmt: skip
+
+
+def test_the_droptail_rows_tell_d_from_d_squared_and_check_the_premise() -> None:
+    # closed forms: synchronised drops give D^2 = 1/4 and equal loss events (1); equal loss
+    # per packet gives D = 1/2 and loss events in the ratio of the packets (1/2)
+    sync = whatif._red(*_queue_runs(0.25, 1.0))
+    assert sync["red_droptail_D1/2_N2_sync"].paper == 0.25
+    assert sync["red_droptail_D1/2_N2_sync"].within and sync["red_droptail_D1/2_N2_events"].within
+    assert not sync["red_droptail_D1/2_N2"].within
+    equal = whatif._red(*_queue_runs(0.5, 0.5))
+    assert equal["red_droptail_D1/2_N2"].within
+    assert not equal["red_droptail_D1/2_N2_sync"].within
+    assert not equal["red_droptail_D1/2_N2_events"].within
+    # every seed counts: the first table's alone is one run, no row
+    assert "red_droptail_D1/2_N2" not in whatif._red(_queue_runs(0.5, 0.5)[0], None)
+    assert "(6 seeds)" in equal["red_droptail_D1/2_N2"].claim
+
+
+def _mix_flows(ratio: float, replicas: range) -> pd.DataFrame:
+    """Per-flow rows of Fig. 5.18's 2/3 + 1/3 at N = 4: four TCP flows at 10 Mb/s, four weighted
+    flows (2/3, 1/3, 2/3, 1/3) whose mean is ``ratio`` times TCP's, 1% of scatter per run."""
+    rows = []
+    for r in replicas:
+        mean = 10.0 * ratio * (1 + 0.01 * (r - 2))
+        cell = {"mix": "2/3 + 1/3", "size": 2, "flows": 4, "replica": r}
+        rows += [{**cell, "kind": "tcp", "weight": 1.0, "goodput_mbps": 10.0, "loss_events": 40}
+                 for _ in range(4)]  # fmt: skip
+        rows += [{**cell, "kind": "aimd", "weight": w, "goodput_mbps": mean * w / 0.5,
+                  "loss_events": 20} for w in (2 / 3, 1 / 3, 2 / 3, 1 / 3)]  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def test_the_n4_mix_claim_is_the_mean_over_every_seed_against_1_25_and_1() -> None:
+    # by hand: the weighted flows' mean over TCP's is `ratio`, the ideal is 1/2, so the excess
+    # is 2 ratio: 1.25 at 0.625 (the thesis's +25%), 1 at 0.5
+    def found(ratio: float) -> dict:  # noqa: ANN202 (claims)
+        one = _mix_flows(ratio, range(1)).drop(columns="replica")
+        return whatif._mix4(one, _mix_flows(ratio, range(1, 5)))
+
+    plus = found(0.625)
+    assert plus["fig518_n4_two_thirds"].book == pytest.approx(1.25, abs=0.01)
+    assert plus["fig518_n4_two_thirds"].within and not plus["fig518_n4_ideal"].within
+    ideal = found(0.5)
+    assert ideal["fig518_n4_ideal"].within and not ideal["fig518_n4_two_thirds"].within
+    assert "(5 runs)" in ideal["fig518_n4_two_thirds"].claim
+    runs = whatif.mix4_runs(_mix_flows(0.5, range(1)).drop(columns="replica"),
+                            _mix_flows(0.5, range(1, 5)))  # fmt: skip
+    assert list(runs["replica"]) == [0, 1, 2, 3, 4]
+
+
+def test_the_more_seeds_refuse_bad_replicas_naming_the_parameter() -> None:
+    from tcplab.chapters.bmc import moreseeds
+
+    with pytest.raises(ValueError, match="first_replica"):
+        moreseeds.red_seeds_more(moreseeds.RedMoreParams(first_replica=20, replicas=20))
+    with pytest.raises(ValueError, match="replicas"):
+        moreseeds.mix_seeds(moreseeds.MixSeedsParams(replicas=1))

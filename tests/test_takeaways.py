@@ -67,8 +67,8 @@ def problems(name: str, source: str) -> list[str]:
             elif not _TRAILING.fullmatch(body[boxes[0].end() :]):
                 found.append(f"{where}: the Key takeaway is not at the end of the section")
         for box in boxes:
-            if ":class: tip" not in box.group("body"):
-                found.append(f"{where}: a Key takeaway without its class tip")
+            if ":class: tip takeaway" not in box.group("body"):
+                found.append(f"{where}: a Key takeaway without its classes tip takeaway")
             text = _REFERENCE.sub("", _GLUE.sub("", box.group("body")))
             typed = _TYPED_NUMBER.search(text)
             if typed:
@@ -102,7 +102,7 @@ chart()
 Text.
 
 :::{admonition} Key takeaway
-:class: tip
+:class: tip takeaway
 
 By eq. (3.2) and Figs. 4.1 and 4.2 (references, not numbers), the mean is
 {glue:text}`mean:.3f`, as the formula says.
@@ -144,7 +144,7 @@ def test_the_rules_are_read_from_a_hand_made_chapter() -> None:
         ("as the formula says.", "a typed number ('0.75')"),
         (
             "as the formula says.\n:::\n\nMore text after it.\n\n:::{admonition} Key takeaway\n"
-            ":class: tip\n\nAgain.",
+            ":class: tip takeaway\n\nAgain.",
             "2 Key takeaway boxes",
         ),
         ("as the formula says.\n:::\n\nMore text after it.\n\n:::{note}\nx", "not at the end"),
@@ -166,7 +166,7 @@ def test_a_broken_takeaway_is_refused_by_name(change: str, message: str) -> None
 
 def test_a_takeaway_in_the_summary_is_refused() -> None:
     source = SNIPPET.replace(
-        "* Done.", "* Done.\n\n:::{admonition} Key takeaway\n:class: tip\n\nNo.\n:::"
+        "* Done.", "* Done.\n\n:::{admonition} Key takeaway\n:class: tip takeaway\n\nNo.\n:::"
     )
     assert "demo: section 'Summary': a takeaway in a section that presents no result" in problems(
         "demo", source

@@ -124,4 +124,16 @@ EXPERIMENTS = (
         "tcplab.chapters.bmc.seeds:RedSeedsParams",
         "bmc-red with two more seeds",
     ),
+    Experiment(
+        "bmc-red-seeds-more",
+        "tcplab.chapters.bmc.moreseeds:red_seeds_more",
+        "tcplab.chapters.bmc.moreseeds:RedMoreParams",
+        "bmc-red's DropTail cells at N = 2 with 17 more seeds (D against D^2)",
+    ),
+    Experiment(
+        "bmc-mix-seeds",
+        "tcplab.chapters.bmc.moreseeds:mix_seeds",
+        "tcplab.chapters.bmc.moreseeds:MixSeedsParams",
+        "Fig. 5.18's 2/3 + 1/3 at N = 4 with 19 more seeds (the thesis's +25% against 1)",
+    ),
 )

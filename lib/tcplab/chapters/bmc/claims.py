@@ -79,9 +79,16 @@ QUICK_VERDICTS = {
     # ... and the bundles' mean over the quick grid's two mixes at N = 4 is near 1 (the drift
     # at N >= 32 that puts the full grid's mean above 1 is not on it)
     "conclusion_bundle": True,
-    # one run of N = 4 on the quick 10 Mb/s link: far below the thesis's +25% (at full scale
-    # its interval holds both 1.25 and 1, the chapter says so)
-    "fig518_n4_two_thirds": False,
+    # two runs of N = 4 on the quick 10 Mb/s link (bmc-mixes' and bmc-mix-seeds'): their
+    # interval (Student's t with one degree of freedom) holds both 1.25 and 1; the full
+    # scale's twenty runs exclude both, the chapter says so
+    "fig518_n4_two_thirds": True,
+    "fig518_n4_ideal": True,
+    # the quick grid's DropTail cell (bmc-red-seeds-more: N = 4 on 10 Mb/s, two runs) sits
+    # above D and D^2 both (at N = 4 DropTail moves the ratio towards 1, as bmc-law's
+    # equal-RTT runs show); the full scale's twenty runs at N = 2 are at D
+    "red_droptail_D1/2_N4": False,
+    "red_droptail_D1/2_N4_sync": False,
     # 30 s runs of bmc-compare: the uncoupled subflows have not taken their share yet
     "compare_uncoupled_above_tcp": False,
     "fig518_1/6 + 2/9 + 5/18 + 1/3": True,
@@ -404,20 +411,6 @@ def _mixes(table: pd.DataFrame) -> dict[str, Claim]:
             tolerance.number("approximately 20%",
                              half_width=math.sqrt(sum(x * x for x in spread)) / len(spread)),
         )  # fmt: skip
-    four = whole[(whole["flows"] == 4) & (whole["mix"] == "2/3 + 1/3")]
-    if len(four):  # "when the weight parameters are 2/3 and 1/3, and the number of flows is
-        # 4 ..., average throughput of the weighted AIMD flows is approximately 25 % higher"
-        r = four.iloc[0]
-        value = float(r["ratio"] / r["D"])
-        half = ratio_tolerance(value, r["events"], r["tcp_events"])
-        out["fig518_n4_two_thirds"] = ruled(
-            "Fig. 5.18, 2/3 + 1/3 at N = 4: weighted/TCP over the ideal",
-            "Sec. 5.2", 1.25, value, tolerance.number("approximately 25%", half_width=half),
-        )  # fmt: skip
-        out["fig518_n4_ideal"] = ruled(
-            "... the same run against the ideal 1 (is one run able to tell 1.25 from 1?)",
-            "Sec. 5.2", 1.0, value, tolerance.exact(half_width=half),
-        )  # fmt: skip
     return out
 
 
@@ -710,9 +703,6 @@ def _grid_numbers(tables: Mapping[str, pd.DataFrame]) -> dict[str, float | str]:
     out["fig510_missed_below"] = _words(below) if below else "none"
     mixes = mix_ratios(tables["bmc-mixes"])
     whole = mixes[mixes["weight"] == "all"]
-    four = whole[(whole["flows"] == 4) & (whole["mix"] == "2/3 + 1/3")]
-    if len(four):
-        out["mix_n4_two_thirds"] = float(four["ratio"].iloc[0] / four["D"].iloc[0])
     for size, name in ((2, "pairs"), (4, "quads")):
         part = whole[whole["size"] == size]["ratio"]
         out[f"mix_{name}_min"] = float(part.min()) if len(part) else math.nan

@@ -8,8 +8,10 @@
 * ``bmc-law``: when the weight law holds: the ratio under RED, random loss and DropTail with
   equal RTTs, against D (equal loss per packet) and D^2 (synchronised drops), and the Twr of
   two subflows at unequal RTTs;
-* ``bmc-red`` + ``bmc-red-seeds`` and ``bmc-compare`` + ``bmc-compare-seeds``: the one-run
-  tables with more seeds.
+* ``bmc-red`` + ``bmc-red-seeds`` (+ ``bmc-red-seeds-more`` for DropTail at N = 2) and
+  ``bmc-compare`` + ``bmc-compare-seeds``: the one-run tables with more seeds;
+* ``bmc-mixes`` + ``bmc-mix-seeds``: Sec. 5.2's "approximately 25 % higher" at N = 4 over
+  twenty seeds.
 
 Every tolerance is the 95% interval of the runs (Student's t over the seeds) around a closed
 form (:func:`tcplab.ledger.tolerance.exact`), or a yes/no statement.
@@ -17,6 +19,7 @@ form (:func:`tcplab.ledger.tolerance.exact`), or a yes/no statement.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 
 import numpy as np
@@ -27,6 +30,7 @@ from tcplab.claims import Claim, ruled, yes_no
 from tcplab.ledger import tolerance
 
 from .experiments import label
+from .mixes import mix_ratios
 
 __all__ = [
     "WHATIF_TABLES",
@@ -37,6 +41,7 @@ __all__ = [
     "rtt_runs",
     "red_runs",
     "compare_runs",
+    "mix4_runs",
     "best_path_mbps",
     "summary",
     "whatif_numbers",
@@ -47,6 +52,7 @@ __all__ = [
 #: the tables these claims read (beside the chapter's own)
 WHATIF_TABLES = (
     "bmc-weighted-35", "bmc-wide", "bmc-pair", "bmc-law", "bmc-red-seeds", "bmc-compare-seeds",
+    "bmc-red-seeds-more", "bmc-mix-seeds",
 )  # fmt: skip
 
 
@@ -245,17 +251,21 @@ def _law(table: pd.DataFrame) -> dict[str, Claim]:
 
 
 # -- more seeds -----------------------------------------------------------------------------
-def red_runs(one: pd.DataFrame, more: pd.DataFrame) -> pd.DataFrame:
-    """``bmc-red`` (replica 0) and ``bmc-red-seeds`` together: per (queue, D, N, replica)."""
+RED_COLUMNS = ["queue", "D", "flows", "replica", "ratio", "steady_ratio", "utilisation",
+               "tcp_loss_events", "aimd_loss_events"]  # fmt: skip
+
+
+def red_runs(one: pd.DataFrame, *more: pd.DataFrame | None) -> pd.DataFrame:
+    """``bmc-red`` (replica 0) and the tables of more seeds (``bmc-red-seeds``,
+    ``bmc-red-seeds-more``) together: per (queue, D, N, replica)."""
     first = one.assign(replica=0)
-    keep = ["queue", "D", "flows", "replica", "ratio", "steady_ratio", "utilisation"]
-    frames = [first[keep]] + ([more[keep]] if len(more) else [])
+    frames = [first[RED_COLUMNS]] + [m[RED_COLUMNS] for m in more if m is not None and len(m)]
     return pd.concat(frames, ignore_index=True)
 
 
-def _red(one: pd.DataFrame, more: pd.DataFrame) -> dict[str, Claim]:
+def _red(one: pd.DataFrame, *more: pd.DataFrame | None) -> dict[str, Claim]:
     out: dict[str, Claim] = {}
-    runs = red_runs(one, more)
+    runs = red_runs(one, *more)
     for (q, d, n), part in runs.groupby(["queue", "D", "flows"], sort=False):
         values = part["ratio"].to_numpy()
         if len(values) < 2:
@@ -270,6 +280,14 @@ def _red(one: pd.DataFrame, more: pd.DataFrame) -> dict[str, Claim]:
                 "... the same runs against D^2, the synchronised-drop prediction",
                 "eq. (3.2)'s assumption (book)", float(d) ** 2, float(values.mean()),
                 _interval(values),
+            )  # fmt: skip
+            # D^2's premise: every flow loses at every congestion event, so a weighted flow
+            # counts as many loss events as a TCP flow (with equal loss per packet: about D)
+            events = (part["aimd_loss_events"] / part["tcp_loss_events"]).to_numpy()
+            out[f"red_{q}_D{label(d)}_N{n}_events"] = ruled(
+                "... their premise: loss events per weighted flow over per TCP flow, against "
+                "1 (every flow loses at every congestion event)",
+                "eq. (3.2)'s assumption (book)", 1.0, float(events.mean()), _interval(events),
             )  # fmt: skip
     return out
 
@@ -308,6 +326,49 @@ def _compare(one: pd.DataFrame, more: pd.DataFrame) -> dict[str, Claim]:
     return out
 
 
+# -- Sec. 5.2's +25% at N = 4 ---------------------------------------------------------------
+#: Sec. 5.2: "when the weight parameters are 2/3 and 1/3, and the number of flows is 4 ...,
+#: average throughput of the weighted AIMD flows is approximately 25 % higher" than the ideal
+MIX4 = ("2/3 + 1/3", 4)
+
+
+def mix4_runs(one: pd.DataFrame, more: pd.DataFrame) -> pd.DataFrame:
+    """Per replica (``bmc-mixes``'s run is replica 0, ``bmc-mix-seeds`` the others): the
+    2/3 + 1/3 mix at N = 4, the weighted flows' mean over TCP's, that over the ideal 1/2
+    (``excess``), and the loss events of each kind."""
+    frames = [one.assign(replica=0)] + ([more] if len(more) else [])
+    rows = []
+    for frame in frames:
+        cell = frame[(frame["mix"] == MIX4[0]) & (frame["flows"] == MIX4[1])]
+        for r, part in cell.groupby("replica", sort=True):
+            found = mix_ratios(part.drop(columns="replica"))
+            whole = found[found["weight"] == "all"].iloc[0]
+            rows.append({
+                "replica": int(r), "ratio": float(whole["ratio"]),
+                "excess": float(whole["ratio"] / whole["D"]),
+                "aimd_events": float(whole["events"]), "tcp_events": float(whole["tcp_events"]),
+            })  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def _mix4(one: pd.DataFrame, more: pd.DataFrame) -> dict[str, Claim]:
+    runs = mix4_runs(one, more)
+    if len(runs) < 2:
+        return {}
+    values = runs["excess"].to_numpy()
+    mean = float(values.mean())
+    return {
+        "fig518_n4_two_thirds": ruled(
+            f"Fig. 5.18, 2/3 + 1/3 at N = 4: weighted/TCP over the ideal ({len(values)} runs)",
+            "Sec. 5.2", 1.25, mean, tolerance.number("approximately 25%", values=values),
+        ),
+        "fig518_n4_ideal": ruled(
+            "... the same runs against the ideal 1 (no excess)",
+            "Sec. 5.2", 1.0, mean, _interval(values),
+        ),
+    }  # fmt: skip
+
+
 def whatif_claims(tables: Mapping[str, pd.DataFrame]) -> dict[str, Claim]:
     """The claims of the what-if tables that ``tables`` holds."""
     out: dict[str, Claim] = {}
@@ -318,9 +379,12 @@ def whatif_claims(tables: Mapping[str, pd.DataFrame]) -> dict[str, Claim]:
     if "bmc-law" in tables:
         out.update(_law(tables["bmc-law"]))
     if "bmc-red" in tables and "bmc-red-seeds" in tables:
-        out.update(_red(tables["bmc-red"], tables["bmc-red-seeds"]))
+        out.update(_red(tables["bmc-red"], tables["bmc-red-seeds"],
+                        tables.get("bmc-red-seeds-more")))  # fmt: skip
     if "bmc-compare" in tables and "bmc-compare-seeds" in tables:
         out.update(_compare(tables["bmc-compare"], tables["bmc-compare-seeds"]))
+    if "bmc-mixes" in tables and "bmc-mix-seeds" in tables:
+        out.update(_mix4(tables["bmc-mixes"], tables["bmc-mix-seeds"]))
     return out
 
 
@@ -380,6 +444,30 @@ def law_verdict(rows: Mapping[str, Claim]) -> str:
     return "; ".join(parts) if parts else "not claimed at this scale (one seed per row)"
 
 
+def _droptail_numbers(runs: pd.DataFrame) -> dict[str, float]:
+    """DropTail at the smallest N with every seed: per D (``half``, ``fifth``) the mean
+    ratio, its 95% half-width, and the weighted flows' loss events over TCP's (1 when every
+    flow loses at every congestion event, about D when each packet is equally likely lost)."""
+    drop = runs[runs["queue"] == "droptail"]
+    if not len(drop):
+        return {}
+    drop = drop[drop["flows"] == drop["flows"].min()]
+    out = {"droptail_seeds": float(drop.groupby("D")["replica"].nunique().min())}
+    for d, part in drop.groupby("D", sort=False):
+        name = {0.5: "half", 0.2: "fifth"}.get(round(float(d), 6))
+        if name is None:
+            continue
+        values = part["ratio"].to_numpy(dtype=float)
+        events = (part["aimd_loss_events"] / part["tcp_loss_events"]).to_numpy(dtype=float)
+        out[f"droptail_{name}"] = float(values.mean())
+        out[f"droptail_{name}_pm"] = tolerance.interval(values)
+        out[f"droptail_{name}_events"] = float(events.mean())
+        out[f"droptail_{name}_events_pm"] = tolerance.interval(events)
+        away = abs(values.mean() - float(d) ** 2) / max(tolerance.interval(values), 1e-12)
+        out["droptail_d2_halfwidths"] = min(out.get("droptail_d2_halfwidths", math.inf), away)
+    return out
+
+
 #: ``bmc-wide``'s cases as the prose's keys name them
 CASE_TAGS = {"lia": "lia", "uncoupled": "uncoupled", "D = 1/4, 3/4": "fixed"}
 
@@ -423,6 +511,16 @@ def whatif_numbers(tables: Mapping[str, pd.DataFrame]) -> dict[str, float | str]
                 out[f"red_{q}_{name}_{int(part['flows'].iloc[0])}"] = float(part["ratio"].mean())
                 first = part[part["replica"] == part["replica"].min()]["ratio"]
                 out[f"red_{q}_{name}_{int(part['flows'].iloc[0])}_first"] = float(first.iloc[0])
+        out.update(_droptail_numbers(red_runs(tables["bmc-red"], tables["bmc-red-seeds"],
+                                              tables.get("bmc-red-seeds-more"))))  # fmt: skip
+    if "bmc-mixes" in tables and "bmc-mix-seeds" in tables:
+        runs = mix4_runs(tables["bmc-mixes"], tables["bmc-mix-seeds"])
+        values = runs["excess"].to_numpy()
+        out["mix_n4_two_thirds"] = float(values.mean())
+        out["mix_n4_pm"] = tolerance.interval(values)
+        out["mix_n4_runs"] = float(len(values))
+        out["mix_n4_low"] = float(values.min())
+        out["mix_n4_high"] = float(values.max())
     if "bmc-compare" in tables and "bmc-compare-seeds" in tables:
         runs = compare_runs(tables["bmc-compare"], tables["bmc-compare-seeds"])
         lia = runs[(runs["scenario"] == "shared") & (runs["controller"] == "lia")]

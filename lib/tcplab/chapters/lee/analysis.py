@@ -35,9 +35,10 @@ __all__ = [
 
 
 def _complete(table: pd.DataFrame) -> pd.DataFrame:
-    keys = ["path", "flows", "repetition"]
-    failed = table.groupby(keys).completion_s.transform(lambda s: s.isna().any())
-    return table[~failed]
+    """The rows of the repetitions whose every transfer completed."""
+    keys = [table[key] for key in ("path", "flows", "repetition")]
+    failed = table["completion_s"].isna().groupby(keys).transform("any")
+    return table[~failed.astype(bool)]
 
 
 def per_flow(table: pd.DataFrame) -> pd.DataFrame:
