@@ -56,7 +56,7 @@ def run_length(params: RunLengthParams, seed: int = 0) -> pd.DataFrame:
             )
             for r in range(params.replicas):
                 labels = {"queue": kind, "buffer": buffer, "length": name}
-                jobs.append(job(setup, **labels, duration=duration, warmup=warmup, replica=r))
+                jobs.append(job(setup, **labels, duration=duration, warmup=warmup, replica=r))  # type: ignore[arg-type]
     table = pd.DataFrame([out.row for out in run_all(jobs, params.workers, seed, "run length")])
     table["theorem1"] = altman.parallel_throughput(table["flows"].to_numpy(), 0.5)
     columns = ["queue", "buffer", "flows", "length", "duration", "warmup", "replica"]
