@@ -38,8 +38,8 @@ class RedQueueParams:
         return cls(
             flows=(5,),
             thresholds=((60.0, 80.0), (12.0, 16.0)),
-            duration=20.0,  # the whole run, warm-up included
-            warmup=12.0,
+            duration=6.0,  # the whole run, warm-up included: a smoke test
+            warmup=3.0,
             workers=1,
         )
 

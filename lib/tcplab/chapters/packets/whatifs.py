@@ -78,8 +78,8 @@ class FloorParams:
 
     @classmethod
     def quick(cls) -> FloorParams:
-        # a second of runs (the chapter's quick scale is near its minute): a few cycles only
-        return cls(rates_mbps=(5.0, 10.0), replicas=2, duration=12.0, warmup=4.0, workers=1)
+        # a smoke test of the code (the chapter's quick scale is near its minute): slow start
+        return cls(rates_mbps=(5.0, 10.0), replicas=2, duration=6.0, warmup=2.0, workers=1)
 
 
 def floor(params: FloorParams, seed: int = 0) -> pd.DataFrame:
@@ -128,7 +128,7 @@ class StartParams:
 
     @classmethod
     def quick(cls) -> StartParams:
-        return cls(replicas=1, duration=10.0, warmup=10.0, workers=1)
+        return cls(replicas=1, duration=4.0, warmup=4.0, workers=1)  # a smoke test
 
 
 def equal_starts(params: StartParams, seed: int = 0) -> pd.DataFrame:
