@@ -129,8 +129,7 @@ def paper_claims(
 
 def chapter_claims(tables: Mapping[str, pd.DataFrame]) -> dict[str, claims.Claim]:
     """:func:`keyed_claims` of the tables of :data:`TABLES` (the uniform entry the tests use),
-    the what-if rows (:func:`.whatif_claims.whatif_claims`; its ``why-one-flow`` replaces
-    the one of :func:`keyed_claims`), then the same statements with SACK
+    the what-if rows (:func:`.whatif_claims.whatif_claims`), then the same statements with SACK
     (:func:`variant_claims`, keys ``sack-...``)."""
     out = keyed_claims(*(tables[name] for name in CLAIM_TABLES))
     out |= whatif_claims(tables, PLOT_RESOLUTION)
@@ -162,20 +161,6 @@ def keyed_claims(
     small, large = min(droptail_table["buffer"]), max(droptail_table["buffer"])
     below = rows(droptail_table, buffer=small)
     share_below = float(np.mean(below["utilisation"] < below["theorem1"]))
-    alone = rows(droptail_table, flows=1).sort_values("buffer")
-    if len(alone) >= 2:
-        out["why-one-flow"] = yes_no(
-            f"One flow: the utilisation falls with the buffer toward 75% "
-            f"(b = {int(alone['buffer'].iloc[-1])}: {alone['utilisation'].iloc[-1]:.3f}, "
-            f"b = {int(alone['buffer'].iloc[0])}: {alone['utilisation'].iloc[0]:.3f}, "
-            f"b = 1: {float(one['utilisation']):.3f})",
-            "Book, on Sec. I's 75%: a buffer of b packets lifts the sawtooth's floor",
-            True,
-            bool(
-                alone["utilisation"].is_monotonic_increasing
-                and float(one["utilisation"]) < float(alone["utilisation"].iloc[0])
-            ),
-        )
     setup = PacketsParams()
     out["setup"] = yes_no(
         "The set-up as stated: 1000-byte packets, maximum window 20000 packets, starts "
