@@ -7,6 +7,7 @@ from tcplab.registry import Experiment
 
 _HERE = "tcplab.chapters.packets.experiments"
 _RERUNS = "tcplab.chapters.packets.reruns"
+_WHATIFS = "tcplab.chapters.packets.whatifs"
 
 EXPERIMENTS = (
     Experiment(
@@ -92,5 +93,29 @@ EXPERIMENTS = (
         f"{_RERUNS}:sack_loss",
         "VariantParams",
         "One flow under random loss with TCP-SACK vs Mathis and Padhye (NewReno's seeds)",
+    ),
+    Experiment(
+        "packets-floor",
+        f"{_WHATIFS}:floor",
+        "FloorParams",
+        "What-if: one flow, 1-packet buffer, pipes of 76.5 and 301.5 packets (the floor's lift)",
+    ),
+    Experiment(
+        "packets-starts",
+        f"{_WHATIFS}:equal_starts",
+        "StartParams",
+        "What-if: DropTail events with random and with equal start times",
+    ),
+    Experiment(
+        "packets-red-queue",
+        "tcplab.chapters.packets.redqueue:red_queue",
+        "RedQueueParams",
+        "What-if: RED, b = 100, with its thresholds (the queue's position) moved down",
+    ),
+    Experiment(
+        "packets-run-length",
+        "tcplab.chapters.packets.runlength:run_length",
+        "RunLengthParams",
+        "What-if: the paper's run length (2000 s, first 1000 s dropped) against the book's",
     ),
 )
