@@ -463,7 +463,7 @@ def _droptail_numbers(runs: pd.DataFrame) -> dict[str, float]:
         out[f"droptail_{name}_pm"] = tolerance.interval(values)
         out[f"droptail_{name}_events"] = float(events.mean())
         out[f"droptail_{name}_events_pm"] = tolerance.interval(events)
-        away = abs(values.mean() - float(d) ** 2) / max(tolerance.interval(values), 1e-12)
+        away = float(abs(values.mean() - float(d) ** 2) / max(tolerance.interval(values), 1e-12))
         out["droptail_d2_halfwidths"] = min(out.get("droptail_d2_halfwidths", math.inf), away)
     return out
 
