@@ -41,6 +41,14 @@ def _pipes(floor_table: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     return small, large
 
 
+def _starts(starts_table: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The runs with random start times and those with every connection starting at once."""
+    return (
+        starts_table[starts_table["start_spread"] > 0],
+        starts_table[starts_table["start_spread"] == 0],
+    )
+
+
 def floor_claims(
     floor_table: pd.DataFrame, validation_table: pd.DataFrame, droptail_table: pd.DataFrame
 ) -> dict[str, claims.Claim]:
@@ -99,8 +107,7 @@ def starts_claim(starts_table: pd.DataFrame) -> claims.Claim:
     """Random start times as the cause of partial synchronisation: the what-if starts every
     connection at once; the synchronisation must stay partial (more than 1.5 connections per
     event on average, as ``droptail-sync`` asks, and most events not signalling all N)."""
-    random = starts_table[starts_table["start_spread"] > 0]
-    equal = starts_table[starts_table["start_spread"] == 0]
+    random, equal = _starts(starts_table)
     n = int(starts_table["flows"].iloc[0])
     b = int(starts_table["buffer"].iloc[0])
     m_equal, full = float(equal["mean_m"].mean()), float(equal["full_share"].mean())
@@ -226,8 +233,7 @@ def whatif_numbers(tables: Mapping[str, pd.DataFrame]) -> dict[str, float | int 
         out["floor_ratio"] = float(large["pipe_packets"].iloc[0] / small["pipe_packets"].iloc[0])
     if "packets-starts" in tables:
         starts = tables["packets-starts"]
-        random = starts[starts["start_spread"] > 0]
-        equal = starts[starts["start_spread"] == 0]
+        random, equal = _starts(starts)
         out["starts_random_m"] = float(random["mean_m"].mean())
         out["starts_random_half"] = tolerance.interval(random["mean_m"].to_numpy())
         out["starts_seeds"] = int(len(random))
