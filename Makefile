@@ -36,7 +36,7 @@ $(PY_STAMP): requirements.txt pyproject.toml
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-compile -r requirements.txt
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --no-compile --no-deps \
 		--no-build-isolation -e .
-	$(BIN)/python -m compileall -q -j 0 $(VENV)/lib lib > /dev/null
+	timeout 600 $(BIN)/python -m compileall -q -j 0 $(VENV)/lib lib > /dev/null
 	@touch $@
 
 $(NODE_STAMP): package.json package-lock.json
