@@ -113,17 +113,23 @@ def test_the_search_precondition_is_checked() -> None:
 
 
 def test_repeats_give_the_spread_and_a_t_band_through_the_probes() -> None:
-    advice = advise({1: [100.0, 104.0], 10: [600.0, 640.0]}, 0.2)
+    advice = advise({1: [100.0, 102.0, 104.0], 10: [600.0, 620.0, 640.0]}, 0.2)
     assert advice.result.probes == {1: 102.0, 10: 620.0}
-    assert advice.spread[10] == pytest.approx(math.sqrt(2) * 20)  # sd of 600, 640
+    assert advice.spread[10] == pytest.approx(20.0)  # sd of 600, 620, 640
     # the fit goes through its probes, so at n = 10 the band is the probe's own t interval:
-    half = 12.706 * math.sqrt(2) * 20 / math.sqrt(2)  # t(0.975, 1 df) sd / sqrt(k)
+    half = 4.303 * 20 / math.sqrt(3)  # t(0.975, 2 df) sd / sqrt(k)
     assert advice.band is not None
     assert advice.band[10] == pytest.approx((620 - half, 620 + half), rel=1e-4)
     low, high = advice.band[5]
     assert low < advice.predicted[5] < high
     assert advice.summary()["band_coverage"] == pytest.approx(0.9025)
     assert t_quantile(2) == 4.303 and t_quantile(100) == 1.96
+
+
+def test_two_repeats_too_wide_to_exclude_linear_growth_are_undecidable() -> None:
+    # t(0.975, 1 df) = 12.706: the intervals 102 +- 25.4 and 620 +- 254 reach 10 x 76.6 < 874
+    with pytest.raises(OutOfModel, match="within their 95% intervals that is linear growth"):
+        advise({1: [100.0, 104.0], 10: [600.0, 640.0]}, 0.2)
 
 
 def test_validation_measures_once_more_at_the_chosen_n() -> None:
@@ -200,7 +206,7 @@ def test_parsing_pairs_hosts_and_iperf3_json() -> None:
     assert parse_host("[::1]:5201") == ("::1", 5201) and parse_host("::1") == ("::1", None)
     with pytest.raises(ValueError, match="port"):
         parse_host("h:99999")
-    total = {"bits_per_second": 2.5e8, "bytes": 1, "seconds": 1}
+    total = {"bits_per_second": 2.5e8, "bytes": 31_250_000, "seconds": 1}
     ok = {"start": {"connected": [{}, {}]}, "end": {"sum_received": total}}
     assert parse_iperf3(json.dumps(ok), "h", 2) == 250.0
     with pytest.raises(ProbeError, match="2 streams connected, 3 asked"):

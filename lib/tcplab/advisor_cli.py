@@ -2,12 +2,14 @@
 command module wires in with a few lines:
 
 * :func:`add_tame_arguments` adds ``--probe N:BW``, ``--iperf3 HOST[:PORT]``, ``--duration``,
-  ``--omit``, ``--repeat``, ``--no-validate`` and ``--force`` to the ``tame`` parser (which
-  already has ``--max-impact``, ``--min-gain``, ``--max-flows`` and ``--json``);
-  :func:`is_measured` says whether a parsed command line asks for them and :func:`run_measured`
-  answers it (exit status 0, or 1 with one line on stderr when a probe failed; a refusal or a
-  bad value raises ``ValueError``, the command line's one error line with status 2), printing
-  nothing until everything is measured.
+  ``--omit``, ``--repeat``, ``--no-validate``, ``--decide`` and ``--force`` to the ``tame``
+  parser (which already has ``--max-impact``, ``--min-gain``, ``--max-flows``, ``--probes``
+  and ``--json``); :func:`is_measured` says whether a parsed command line asks for them and
+  :func:`run_measured` answers it (exit status 0, or 1 with one line on stderr when a probe
+  failed; a refusal or a bad value raises ``ValueError``, the command line's one error line
+  with status 2). Before iperf3 starts, one line on stderr says how many runs it will make;
+  the advice is printed once everything is measured. :func:`simulator_conflicts` refuses the
+  measured-only flags in the simulator's mode; a flag of the other mode is never ignored.
 * :func:`add_predict_arguments` adds ``--impact`` to ``predict``; :func:`predict_impacts`
   gives the impact at each n for its JSON and :func:`impact_lines` for its text.
 """
@@ -22,15 +24,15 @@ from typing import Any
 
 from .advisor import (
     ASSUMPTIONS,
+    DECIDE,
     PROBE_HYGIENE,
     Advice,
-    Iperf3Probe,
     OutOfModel,
-    ProbeError,
     advise,
-    parse_host,
     parse_pairs,
 )
+from .impact_band import ASSUMED_RUN_SPREAD, upper_confidence
+from .iperf3 import Iperf3Probe, ProbeError, parse_host, printable, runs_needed
 from .theory.lu import Fit
 
 __all__ = [
@@ -41,15 +43,20 @@ __all__ = [
     "is_measured",
     "predict_impacts",
     "run_measured",
+    "simulator_conflicts",
 ]
 
 TAME_EPILOG = (
     "Measured probes (no simulator): --probe 1:BW1 --probe 10:BW10 (any one unit; repeat an N "
     f"to give repeats), or --iperf3 HOST[:PORT] to run iperf3 -c HOST -P n -t T -O W -J. "
     f"{ASSUMPTIONS}. {PROBE_HYGIENE.capitalize()}. The advisor refuses probes outside the "
-    "model's domain "
-    "(a' <= 0 or b' <= 0, throughput not rising, probes too close); --force prints the "
-    "numbers anyway."
+    "model's domain (a' <= 0 or b' <= 0, throughput not rising, probes too close) and probes "
+    "that cannot exclude linear growth (window-limited or uncongested: undecidable; one run "
+    f"per probe is taken to spread {ASSUMED_RUN_SPREAD:.0%}); --force prints the numbers "
+    "anyway. With repeats it prints a band on the impact and, by default, chooses n on the "
+    "band's upper edge (--decide point: on the point estimate). --iperf3 makes len(probes) x "
+    "--repeat runs, and one more to validate: the server must serve them all (not iperf3 -s "
+    "-1); a busy server is tried again for up to 30 s."
 )
 
 
@@ -78,11 +85,16 @@ def add_tame_arguments(parser: argparse.ArgumentParser) -> None:
     )  # fmt: skip
     group.add_argument("--repeat", type=int, help="iperf3 runs per probe (3): spread and band")
     group.add_argument(
-        "--no-validate", action="store_true",
+        "--no-validate", action="store_true", default=None,
         help="skip the iperf3 run at the recommended n that checks the prediction",
     )  # fmt: skip
     group.add_argument(
-        "--force", action="store_true",
+        "--decide", choices=DECIDE,
+        help="apply --max-impact to the impact band's upper edge (upper, the default; needs "
+        "repeats, else the point is used) or to the point estimate (point, as the paper)",
+    )  # fmt: skip
+    group.add_argument(
+        "--force", action="store_true", default=None,
         help="print the numbers even when the probes leave the model's domain",
     )  # fmt: skip
 
@@ -94,15 +106,47 @@ def is_measured(args: argparse.Namespace) -> bool:
 
 #: the iperf3 run's flags and their defaults (None on the command line: not given)
 IPERF3_DEFAULTS = {"duration": 10.0, "omit": 2.0, "repeat": 3, "no_validate": False}
+#: the simulator's own flags (None on the command line: not given), refused with measured probes
+SIMULATOR_ONLY = ("cross", "queue", "seed")
+#: the measured advisor's own flags, refused in the simulator's mode
+MEASURED_ONLY = ("force", "decide", *IPERF3_DEFAULTS)
+
+
+def _flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def _given(args: argparse.Namespace, names: tuple[str, ...] | list[str]) -> list[str]:
+    """The flags among ``names`` this command line gives (its parser's defaults are None)."""
+    return [_flag(k) for k in names if getattr(args, k, None) is not None]
+
+
+def simulator_conflicts(args: argparse.Namespace) -> None:
+    """Refuse the measured advisor's flags given with ``--scenario`` (they would change
+    nothing): a ValueError naming the first."""
+    given = _given(args, MEASURED_ONLY)
+    if given:
+        raise ValueError(
+            f"{given[0]} applies to measured probes (--probe, --iperf3), not to --scenario"
+        )
 
 
 def _iperf3_settings(args: argparse.Namespace) -> dict[str, Any]:
     """The iperf3 flags with their defaults; refused when given without ``--iperf3`` (they
-    would change nothing)."""
-    given = [k for k, v in IPERF3_DEFAULTS.items() if getattr(args, k, None) not in (None, v)]
-    if args.iperf3 is None and given:
-        flag = "--" + given[0].replace("_", "-")
-        raise ValueError(f"{flag} applies to --iperf3 probes only")
+    would change nothing), and so are the simulator's flags and, with ``--probe``,
+    ``--probes`` (the probes' own numbers of flows are the levels)."""
+    iperf3_only = _given(args, list(IPERF3_DEFAULTS))
+    if args.iperf3 is None and iperf3_only:
+        raise ValueError(f"{iperf3_only[0]} applies to --iperf3 probes only")
+    simulator = _given(args, SIMULATOR_ONLY)
+    if simulator:
+        raise ValueError(f"{simulator[0]} sets the simulator (--scenario): leave it out with "
+                         "measured probes")  # fmt: skip
+    if args.probe and getattr(args, "probes", None) is not None:
+        raise ValueError(
+            "--probes sets the levels of --iperf3 or --scenario; with --probe the levels are "
+            "the probes' own N"
+        )
     return {
         k: v if getattr(args, k, None) is None else getattr(args, k)
         for k, v in IPERF3_DEFAULTS.items()
@@ -110,7 +154,7 @@ def _iperf3_settings(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _fail(message: str, status: int) -> int:
-    print(f"tcplab: error: {message}", file=sys.stderr)
+    print(f"tcplab: error: {printable(message, 2000)}", file=sys.stderr)
     return status
 
 
@@ -118,17 +162,21 @@ def run_measured(args: argparse.Namespace) -> int:
     """``tcplab tame --probe ...`` or ``--iperf3 ...``: advise from measured probes; prints the
     advice (text or ``--json``) and returns the exit status. Bad input raises ``ValueError``
     (the command line's one error line, status 2); a failed probe returns 1."""
-    settings = _iperf3_settings(args)
     try:
         if args.probe and args.iperf3:
             raise ValueError("--probe and --iperf3 exclude each other: give one")
         if getattr(args, "scenario", None) is not None:
             raise ValueError("--scenario runs the simulator: leave it out with measured probes")
+        settings = _iperf3_settings(args)
         if not 0.0 < args.max_impact < 1.0:
             raise ValueError(
                 f"--max-impact={args.max_impact:g} is outside the allowed range (0, 1)"
             )
-        common = {"max_flows": args.max_flows, "min_gain": args.min_gain, "force": args.force}
+        common = {
+            "max_flows": args.max_flows, "min_gain": args.min_gain, "force": bool(args.force),
+            "decide": getattr(args, "decide", None) or "upper",
+        }  # fmt: skip
+        runs = None
         if args.probe:
             advice = advise(parse_pairs(args.probe, "--probe"), args.max_impact, **common)
         else:
@@ -140,10 +188,13 @@ def run_measured(args: argparse.Namespace) -> int:
             probe = Iperf3Probe(
                 host, port, settings["duration"], settings["omit"], settings["repeat"]
             )
-            levels = _probe_levels(getattr(args, "probes", "1,10"))
+            levels = _probe_levels(getattr(args, "probes", None) or "1,10")
+            validate = not settings["no_validate"]
+            probe.planned = runs = runs_needed(len(levels), probe.repeat, validate)
+            print(_announce(probe, levels, validate), file=sys.stderr, flush=True)
             advice = advise(
-                probe, args.max_impact, probes=levels, validate=not settings["no_validate"],
-                unit="Mbit/s", **common,
+                probe, args.max_impact, probes=levels, validate=validate, unit="Mbit/s",
+                **common,
             )  # fmt: skip
     except OutOfModel as error:  # the refusal: what the probes imply, naming where they came from
         raise OutOfModel(f"{'--probe' if args.probe else '--iperf3'}: {error}") from None
@@ -151,11 +202,24 @@ def run_measured(args: argparse.Namespace) -> int:
         return _fail(str(error), 1)
     summary = advice.summary()
     summary["source"] = f"iperf3 {args.iperf3}" if args.iperf3 else "probes"
+    summary["runs"] = runs
     if args.json:
         print(json.dumps(summary))
     else:
         print("\n".join(advice_lines(advice, summary["source"])))
     return 0
+
+
+def _announce(probe: Iperf3Probe, levels: list[int], validate: bool) -> str:
+    """The line said before iperf3 starts: how many runs, of how long, and what they need."""
+    runs = probe.planned or 0
+    each = probe.duration + probe.omit
+    check = ", 1 to validate at the chosen n" if validate else ""
+    return (
+        f"tcplab: iperf3 to {probe.where}: {runs} runs of about {each:g} s ({probe.repeat} at "
+        f"each of {', '.join(str(n) for n in levels)} streams{check}): about "
+        f"{runs * (each + 1):.0f} s; the server must serve all {runs} (iperf3 -s, not -s -1)"
+    )
 
 
 def _probe_levels(text: str) -> list[int]:
@@ -172,46 +236,85 @@ def _num(value: float | None) -> str:
     return "-" if value is None or not math.isfinite(value) else f"{value:.4g}"
 
 
+def _pct(value: float | None) -> str:
+    return "-" if value is None or not math.isfinite(value) else f"{value:.1%}"
+
+
+def decision_lines(advice: Advice) -> list[str]:
+    """The choice, what the limit was applied to, and what the band leaves undecided."""
+    r = advice.result
+    unit = f" {advice.unit}" if advice.unit else ""
+    on = "the impact band's upper edge" if r.decided_on == "upper" else "the point estimate"
+    if advice.impact_band is None:
+        note = (
+            "no band: one run per probe, so the choice rests on the point estimate; repeat "
+            "each probe (N:BW given twice or more, or --repeat) for a band"
+        )
+    else:
+        low, high = advice.impact_band[r.flows]
+        note = f"band {_pct(low)} - {_pct(high)}"
+    lines = [
+        f"open {r.flows} connections (stopped by {r.stopped_by}, the limit applied to {on}; "
+        f"max impact {advice.max_impact:.0%}): predicted {_num(r.throughput)}{unit}, impact "
+        f"{_pct(r.impact)} ({note})"
+    ]
+    if advice.undecided is not None:
+        first, last = advice.undecided
+        span = f"{first}" if first == last else f"{first}-{last}"
+        needed = (
+            f"{advice.repeats_needed} runs per probe would decide {last} (if each probe's "
+            "mean and run-to-run sd stay as measured)"
+            if advice.repeats_needed is not None
+            else f"no number of repeats decides {last}: its point impact is at the limit"
+        )
+        lines.append(
+            f"the band is too wide to decide n = {span}: the point estimate allows up to "
+            f"{r.point_flows} connections, the band's upper edge only "
+            f"{first - 1 if first > 1 else 1}; {needed}"
+        )
+    return lines
+
+
 def advice_lines(advice: Advice, source: str = "probes") -> list[str]:
     """The advice as text: choice, fit, probes, the table over n, validation, assumptions."""
     r = advice.result
     unit = f" {advice.unit}" if advice.unit else ""
-    lines = []
-    if advice.warning:
-        lines.append(f"WARNING (--force): {advice.warning}")
-    lines += [
-        f"open {r.flows} connections (stopped by {r.stopped_by}; max impact "
-        f"{advice.max_impact:.0%}): predicted {_num(r.throughput)}{unit}, impact {r.impact:.1%}",
-        f"fit (partial order 2, from {source}): a' = {r.fit.a:.6g}, b' = {r.fit.b:.6g}",
-    ]
+    lines = [f"WARNING (--force): {advice.warning}"] if advice.warning else []
+    lines += decision_lines(advice)
+    lines.append(f"fit (partial order 2, from {source}): a' = {r.fit.a:.6g}, b' = {r.fit.b:.6g}")
     for n, value in sorted(r.probes.items()):
         spread = advice.spread.get(n)
         runs = len(advice.samples.get(n, [value]))
         extra = f" (sd {spread:.3g} over {runs} runs)" if spread is not None else ""
         lines.append(f"probe {n:>3} connections: {value:.6g}{unit}{extra}")
+    bands = advice.band is not None and advice.impact_band is not None
     header = f"{'n':>5} {'predicted':>11} {'impact':>8}"
-    lines.append(header + ("   95% band" if advice.band else ""))
+    lines.append(header + (f"   {'impact band':<17}throughput band" if bands else ""))
     for n, value in advice.predicted.items():
-        impact = advice.impact[n]
-        row = f"{n:>5} {_num(value):>11} {impact:>8.1%}" if math.isfinite(impact) else (
-            f"{n:>5} {_num(value):>11} {'-':>8}")  # fmt: skip
-        if advice.band:
+        row = f"{n:>5} {_num(value):>11} {_pct(advice.impact[n]):>8}"
+        if advice.band is not None and advice.impact_band is not None:
+            low, high = advice.impact_band[n]
             lo, hi = advice.band[n]
-            row += f"   {_num(lo)} - {_num(hi)}"
+            row += f"   {_pct(low) + ' - ' + _pct(high):<17}{_num(lo)} - {_num(hi)}"
         lines.append(row + ("  <- chosen" if n == r.flows else ""))
-    if advice.band:
+    if bands:
+        levels = len(r.probes)
         lines.append(
-            "band: the fit over each probe's 95% t interval (covers the model's prediction "
-            f"with probability >= {0.95 ** len(r.probes):.0%})"
+            "bands: the fit over each probe's 95% t interval; both cover the model's values "
+            f"with probability >= {0.95**levels:.0%}, and the impact is at most the band's "
+            f"upper edge with probability >= {upper_confidence(levels):.0%} (the probes' "
+            "noise only, not the model's own error)"
         )
     if advice.validation:
         v = advice.validation
+        where = (
+            "no band to compare with: one run per probe" if v["inside_band"] is None
+            else f"{'inside' if v['inside_band'] else 'outside'} the throughput band"
+        )  # fmt: skip
         lines.append(
             f"validation at {v['flows']}: measured {_num(float(v['measured']))}{unit}, "
-            f"prediction off by {float(v['error']):+.1%}"
-            + ("" if advice.band is None else f" ({'inside' if v['inside_band'] else 'outside'}"
-               " the band)")
-        )  # fmt: skip
+            f"prediction off by {float(v['error']):+.1%} ({where})"
+        )
     lines.append(f"assumes: {ASSUMPTIONS}")
     return lines
 

@@ -11,29 +11,27 @@ the fitted curve and the probes it sent.
 A probe can come from anywhere: the packet model (:class:`PacketProbe`, one of the paper's
 six scenarios), a recorded table (:func:`table_probe`), or a real transfer
 (:func:`transfer_probe`, n TCP connections reading from a server for a few seconds;
-:func:`serve_bytes` is such a server, for a test on this machine).
+:func:`serve_bytes` is such a server, for a test on this machine); they live in
+:mod:`tcplab.probes`. :func:`search` is the search alone, on a fit, for the measured advisor
+(:mod:`tcplab.advisor`), which decides on its impact band.
 """
 
 from __future__ import annotations
 
 import math
-import socket
-import threading
-import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .checks import check_int, check_range
+from .impact_band import ASSUMED_RUN_SPREAD, Box, admits_linear, assumed_box, linear_share
+from .probes import PacketProbe, serve_bytes, table_probe, transfer_probe
 from .theory.lu import Fit, fit_probes
 
 if TYPE_CHECKING:
     import pandas as pd
-
-    from .packet.qiu import QiuResult
 
 __all__ = [
     "OutOfModel",
@@ -42,6 +40,9 @@ __all__ = [
     "domain_problem",
     "is_prefix",
     "largest_true",
+    "measure",
+    "probe_levels",
+    "search",
     "serve_bytes",
     "table_probe",
     "tame_parallel_tcp",
@@ -69,14 +70,17 @@ def _pairs_text(probes: Mapping[int, float]) -> str:
     return ", ".join(f"{n}:{probes[n]:.6g}" for n in sorted(probes))
 
 
-def domain_problem(fit: Fit, probes: Mapping[int, float]) -> str | None:
+def domain_problem(fit: Fit, probes: Mapping[int, float], box: Box | None = None) -> str | None:
     """Why ``fit`` (fitted to ``probes`` {n: throughput}) cannot advise, as one line, or None.
 
     The model needs throughput rising with n (a probe at more flows measuring no more than one
     at fewer means a saturated path or noise), probes far enough apart (most/fewest flows
     >= CLOSEST_PROBES), and a positive profile p'_n = a n^2 + b: a' <= 0 means throughput grows
     at least linearly (no shared loss to model), b' <= 0 that one connection's term is not a
-    loss rate."""
+    loss rate. Around the a' = 0 edge it keeps a margin: where some corner of the probes' box
+    (``box``: their 95% intervals from repeats; None: one run each, with the assumed spread of
+    :mod:`tcplab.impact_band`) grows at least linearly, the probes cannot tell a loss-limited
+    path from a window-limited or uncongested one, and the advice would rest on noise."""
     levels = sorted(probes)
     low, high = levels[0], levels[-1]
     text = _pairs_text(probes)
@@ -98,6 +102,20 @@ def domain_problem(fit: Fit, probes: Mapping[int, float]) -> str | None:
             f"probes {text} give b' = {fit.b:.3g} <= 0 (more than linear growth at few flows): "
             f"{UNCONGESTED}"
         )
+    box = assumed_box(probes) if box is None else box
+    if admits_linear(box, fit.model):
+        within = (
+            "within their 95% intervals" if box.measured else
+            f"with one run each (taken to be within +-{1.96 * ASSUMED_RUN_SPREAD:.0%}, an "
+            f"assumed {ASSUMED_RUN_SPREAD:.0%} spread per run; repeats measure it)"
+        )  # fmt: skip
+        return (
+            f"probes {text}: {high} flows carry {linear_share(probes):.3g} of {high / low:g} "
+            f"times the throughput of {low}, and {within} that is linear growth: undecidable: "
+            f"the path looks window-limited or uncongested up to {high} flows (the book's "
+            "scenario 5: no impact at all) and the probes cannot say where that ends; "
+            "re-probe at larger n or with more repeats, or check the socket buffer"
+        )
     return None
 
 
@@ -115,7 +133,9 @@ class TameResult:
     throughput against one connection), the ``fit`` behind them, the ``probes`` sent
     ({n: throughput}), and what stopped the search: ``impact``, ``gain`` or ``limit``.
     ``monotone`` says whether the binary search's precondition held (impact and gain tests
-    true on a prefix of the candidates), checked on every candidate."""
+    true on a prefix of the candidates), checked on every candidate. ``decided_on`` says
+    which impact the limit was applied to: the point estimate, or the band's ``upper`` edge;
+    ``point_flows`` is the choice the point estimate alone would make."""
 
     flows: int
     throughput: float
@@ -125,6 +145,8 @@ class TameResult:
     stopped_by: str
     max_flows: int
     monotone: bool = True
+    decided_on: str = "point"
+    point_flows: int | None = None
 
     def curve(self) -> pd.DataFrame:
         """The fitted curve: (flows, predicted throughput, predicted impact) for 1..max_flows."""
@@ -169,32 +191,70 @@ def tame_parallel_tcp(
     each of ``probes`` (two different numbers of connections, three for ``model='full2'``).
 
     With ``guard`` it refuses (:class:`OutOfModel`, one line saying what the probes imply)
-    when the fit leaves the model's domain (:func:`domain_problem`) or the binary search's
-    monotonicity precondition fails; without it (the book's analyses of simulated runs) it
-    answers anyway and records the precondition in ``monotone``.
+    when the fit leaves the model's domain (:func:`domain_problem`, one run per probe) or the
+    binary search's monotonicity precondition fails; without it (the book's analyses of
+    simulated runs) it answers anyway and records the precondition in ``monotone``.
     """
-    impact_limit = check_range("max_impact", max_impact, 0.0, 1.0, low_open=True, high_open=True)
-    gain_floor = check_range("min_gain", min_gain, 0.0)
-    max_flows = check_int("max_flows", max_flows, 1)
-    levels = [check_int("probes", n, 1) for n in probes]
-    if len(set(levels)) != len(levels):
-        raise ValueError(f"probes={list(probes)!r}: two probes at the same number of flows")
-    measured: dict[int, float] = {}
-    for n in levels:
-        value = probe(n)
-        check_range(f"probe({n})", value, 0.0, low_open=True)
-        if not math.isfinite(value):
-            raise ValueError(f"probe({n})={value!r} is not a finite throughput")
-        measured[n] = float(value)
+    check_range("max_impact", max_impact, 0.0, 1.0, low_open=True, high_open=True)
+    measured = {n: measure(probe, n) for n in probe_levels(probes)}
     fit = fit_probes(measured, model)
     problem = domain_problem(fit, measured) if guard else None
     if problem:
         raise OutOfModel(problem)
+    return search(
+        fit, max_impact, max_flows=max_flows, min_gain=min_gain, candidates=candidates,
+        guard=guard,
+    )  # fmt: skip
+
+
+def probe_levels(probes: Sequence[int]) -> list[int]:
+    """The probes' numbers of flows, checked: whole numbers >= 1, no two alike."""
+    levels = [check_int("probes", n, 1) for n in probes]
+    if len(set(levels)) != len(levels):
+        raise ValueError(f"probes={list(probes)!r}: two probes at the same number of flows")
+    return levels
+
+
+def measure(probe: Probe, n: int) -> float:
+    """``probe(n)``, checked: a finite positive throughput."""
+    value = probe(n)
+    check_range(f"probe({n})", value, 0.0, low_open=True)
+    if not math.isfinite(value):
+        raise ValueError(f"probe({n})={value!r} is not a finite throughput")
+    return float(value)
+
+
+def search(
+    fit: Fit,
+    max_impact: float,
+    *,
+    max_flows: int = 31,
+    min_gain: float = 0.01,
+    candidates: Sequence[int] | None = None,
+    guard: bool = False,
+    bound: Callable[[int], float] | None = None,
+) -> TameResult:
+    """The paper's binary search over the candidates on ``fit``: the largest n whose impact
+    is at most ``max_impact``, and no further than the marginal-gain stop (``min_gain``, the
+    predicted throughput's relative rise per added connection, on average over a gap between
+    candidates). The limit applies to ``bound(n)`` when given (the impact band's upper
+    edge), else to the fit's impact. ``guard``: refuse (:class:`OutOfModel`) when the impact
+    or gain test does not hold on a prefix of the candidates (the search's precondition)."""
+    impact_limit = check_range("max_impact", max_impact, 0.0, 1.0, low_open=True, high_open=True)
+    gain_floor = check_range("min_gain", min_gain, 0.0)
+    max_flows = check_int("max_flows", max_flows, 1)
+    measured = dict(fit.probes)
     pool = sorted({check_int("candidates", n, 1) for n in (candidates or range(1, max_flows + 1))})
 
-    def within(n: int) -> bool:
-        impact = fit.impact(n)
-        return bool(np.isfinite(impact) and impact <= impact_limit)
+    def under(curve: Callable[[int], float]) -> Callable[[int], bool]:
+        def test(n: int) -> bool:
+            impact = curve(n)
+            return bool(np.isfinite(impact) and impact <= impact_limit)
+
+        return test
+
+    point = under(lambda n: float(fit.impact(n)))
+    within = point if bound is None else under(bound)
 
     def worth_it(n: int) -> bool:  # is n still a gain over the candidate before it?
         i = pool.index(n)
@@ -206,7 +266,7 @@ def tame_parallel_tcp(
         steps = n - pool[i - 1]
         return (after / before) ** (1.0 / steps) - 1.0 >= gain_floor
 
-    monotone = is_prefix([within(n) for n in pool]) and is_prefix([worth_it(n) for n in pool])
+    monotone = all(is_prefix([test(n) for n in pool]) for test in {within, point, worth_it})
     if guard and not monotone:
         raise OutOfModel(
             f"probes {_pairs_text(measured)}: the predicted impact or gain is not monotone in n "
@@ -228,133 +288,6 @@ def tame_parallel_tcp(
         stopped_by=reason,
         max_flows=max(max_flows, pool[-1]),
         monotone=monotone,
+        decided_on="point" if bound is None else "upper",
+        point_flows=int(min(largest_true(point, pool) or pool[0], by_gain)),
     )
-
-
-def table_probe(table: Mapping[int, float] | pd.DataFrame, column: str = "throughput") -> Probe:
-    """A probe that reads a recorded table: a mapping {n: throughput}, or a DataFrame with a
-    ``flows`` column and the throughput in ``column`` (one row per n)."""
-    if not isinstance(table, Mapping):  # a DataFrame
-        if table["flows"].duplicated().any():
-            raise ValueError("table has several rows for one number of flows: select one")
-        recorded = dict(zip(table["flows"].astype(int), table[column].astype(float), strict=True))
-    else:
-        recorded = {int(n): float(v) for n, v in table.items()}
-
-    def probe(n: int) -> float:
-        if n not in recorded:
-            raise ValueError(f"flows={n} is not in the recorded table ({sorted(recorded)})")
-        return recorded[n]
-
-    return probe
-
-
-@dataclass
-class PacketProbe:
-    """A probe that runs the packet model: scenario ``scenario`` of Lu et al. with ``cross``
-    cross-traffic connections (:func:`tcplab.chapters.lu.scenarios.run_scenario`); each call
-    is one 100 s run, kept in ``runs`` by n. Returns the parallel goodput in bytes/s."""
-
-    scenario: int
-    cross: int = 10
-    queue: str = "droptail"
-    seed: int = 0
-    runs: dict[int, QiuResult] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        from .chapters.lu.scenarios import QUEUES, check_scenario
-
-        check_scenario(self.scenario)
-        check_int("cross", self.cross, 0)
-        if self.queue not in QUEUES:
-            raise ValueError(f"queue={self.queue!r} is not one of: {', '.join(QUEUES)}")
-
-    def run(self, n: int) -> QiuResult:
-        """The run with n parallel connections (simulated once, then kept)."""
-        from .chapters.lu.scenarios import run_scenario
-
-        if n not in self.runs:
-            self.runs[n] = run_scenario(self.scenario, n, self.cross, self.queue, self.seed)
-        return self.runs[n]
-
-    def __call__(self, n: int) -> float:
-        return self.run(n).parallel_bytes_per_s
-
-
-def transfer_probe(host: str, port: int, seconds: float = 5.0) -> Probe:
-    """A probe that measures a real transfer: n TCP connections to ``(host, port)`` read
-    whatever the server sends for ``seconds``; the throughput is the bytes received by all of
-    them over that time (bytes/s). The server must stream data to every connection it accepts
-    (as :func:`serve_bytes` does)."""
-    check_int("port", port, 1, 65535)
-    span = check_range("seconds", seconds, 0.0, low_open=True)
-
-    def probe(n: int) -> float:
-        n = check_int("flows", n, 1)
-        counts = [0] * n
-        ready = threading.Barrier(n + 1)
-
-        def reader(i: int) -> None:
-            with socket.create_connection((host, port), timeout=span + 5.0) as conn:
-                ready.wait()
-                end = time.monotonic() + span
-                while time.monotonic() < end:
-                    chunk = conn.recv(1 << 16)
-                    if not chunk:
-                        break
-                    counts[i] += len(chunk)
-
-        threads = [threading.Thread(target=reader, args=(i,), daemon=True) for i in range(n)]
-        for thread in threads:
-            thread.start()
-        ready.wait()
-        began = time.monotonic()
-        for thread in threads:
-            thread.join()
-        return sum(counts) / max(time.monotonic() - began, 1e-9)
-
-    return probe
-
-
-@contextmanager
-def serve_bytes(host: str = "127.0.0.1", rate: float | None = None) -> Iterator[int]:
-    """A TCP server on ``host`` (a free port, yielded) that sends zeros to every connection
-    until it closes; ``rate`` (bytes/s per connection) paces each connection, None: as fast
-    as TCP takes them. For trying :func:`transfer_probe` on one machine."""
-    limit = None if rate is None else check_range("rate", rate, 0.0, low_open=True)
-    server = socket.create_server((host, 0))
-    stop = threading.Event()
-    block = bytes(1 << 14)
-
-    def feed(conn: socket.socket) -> None:
-        with conn:
-            sent, began = 0, time.monotonic()
-            while not stop.is_set():
-                if limit is not None and sent > limit * (time.monotonic() - began):
-                    time.sleep(0.001)
-                    continue
-                try:
-                    conn.sendall(block)
-                except OSError:
-                    return
-                sent += len(block)
-
-    def accept() -> None:
-        server.settimeout(0.1)
-        while not stop.is_set():
-            try:
-                conn, _ = server.accept()
-            except TimeoutError:
-                continue
-            except OSError:
-                return
-            threading.Thread(target=feed, args=(conn,), daemon=True).start()
-
-    acceptor = threading.Thread(target=accept, daemon=True)
-    acceptor.start()
-    try:
-        yield int(server.getsockname()[1])
-    finally:
-        stop.set()
-        acceptor.join()
-        server.close()

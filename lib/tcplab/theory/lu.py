@@ -35,6 +35,7 @@ __all__ = [
     "MODELS",
     "PROBES_NEEDED",
     "Fit",
+    "basis",
     "cross_impact",
     "fit_probes",
     "hacker_bound",
@@ -101,6 +102,12 @@ def profile(model: str, flows: ArrayLike, params: Sequence[float]) -> np.ndarray
     columns = _basis(model, n)
     value = sum(p * column for p, column in zip(params, columns, strict=True))
     return float(value) if np.ndim(value) == 0 else np.asarray(value)
+
+
+def basis(model: str, flows: ArrayLike) -> np.ndarray:
+    """The columns of ``model``'s profile at each n (rows): ``p'_n = basis @ params``."""
+    check_choice("model", model, MODELS)
+    return np.column_stack(_basis(model, np.atleast_1d(np.asarray(flows, dtype=float))))
 
 
 def _basis(model: str, n: np.ndarray) -> list[np.ndarray]:

@@ -29,6 +29,7 @@ from tcplab.advisor_cli import (
     is_measured,
     predict_impacts,
     run_measured,
+    simulator_conflicts,
 )
 from tcplab.checks import check_int
 from tcplab.commands import Command, UsageError, print_summary
@@ -120,16 +121,15 @@ def _tame_arguments(parser: argparse.ArgumentParser) -> None:
         help="Lu et al.'s scenario, 1-6 (4 and 5, at 1 Gb/s, take minutes per run); "
         "leave it out with measured probes (--probe, --iperf3)",
     )  # fmt: skip
-    tam.add_argument(
-        "--cross", type=int, default=10, help=f"cross-traffic flows, in [0, {MOST_FLOWS}]"
-    )
+    tam.add_argument("--cross", type=int, help=f"cross-traffic flows (10), in [0, {MOST_FLOWS}]")
     tam.add_argument(
         "--max-impact", type=float, required=True,
         help="largest relative drop of each cross flow's throughput allowed, in (0, 1)",
     )  # fmt: skip
     tam.add_argument(
-        "--probes", default="1,10",
-        help=f"the two probes' numbers of flows, A,B: exactly two, in [1, {MOST_FLOWS}]",
+        "--probes",
+        help=f"the two probes' numbers of flows, A,B (1,10): exactly two, in [1, {MOST_FLOWS}] "
+        "(--scenario or --iperf3)",
     )  # fmt: skip
     tam.add_argument(
         "--max-flows", type=int, default=31,
@@ -139,15 +139,15 @@ def _tame_arguments(parser: argparse.ArgumentParser) -> None:
         "--min-gain", type=float, default=0.01,
         help="stop when one more flow adds less than this fraction (0.01)",
     )  # fmt: skip
-    tam.add_argument("--queue", choices=("droptail", "red"), default="droptail")
-    tam.add_argument("--seed", type=int, default=0)
+    tam.add_argument("--queue", choices=("droptail", "red"), help="droptail (the default) or red")
+    tam.add_argument("--seed", type=int, help="the simulator's seed (0)")
     tam.add_argument("--json", action="store_true", help="print one JSON object")
     tam.epilog = LARGER_RUNS
     add_tame_arguments(tam)
 
 
 def _tame(args: argparse.Namespace) -> int:
-    from tcplab.tame import PacketProbe, tame_parallel_tcp
+    from tcplab.tame import PacketProbe, domain_problem, tame_parallel_tcp
 
     if is_measured(args):
         check_int("max_flows", args.max_flows, 1, MOST_FLOWS)
@@ -155,42 +155,53 @@ def _tame(args: argparse.Namespace) -> int:
     if args.scenario is None:
         raise UsageError("give --scenario (the simulator) or --probe/--iperf3 (measured probes)")
     scenario = _scenario_flag(args.scenario)
+    simulator_conflicts(args)
     if not 0.0 < args.max_impact < 1.0:
         raise UsageError(f"--max-impact={args.max_impact:g} is outside the allowed range (0, 1)")
-    probes = levels("--probes", args.probes, MOST_FLOWS)
-    if "-" in args.probes or len(probes) != len(args.probes.split(",")) or len(probes) != 2:
+    given = args.probes or "1,10"
+    probes = levels("--probes", given, MOST_FLOWS)
+    if "-" in given or len(probes) != len(given.split(",")) or len(probes) != 2:
         raise UsageError(
-            f"--probes {args.probes}: exactly two different numbers of flows in "
+            f"--probes {given}: exactly two different numbers of flows in "
             f"[1, {MOST_FLOWS}], e.g. 1,10"
         )
     max_flows = check_int("max_flows", args.max_flows, 1, MOST_FLOWS)
+    cross = check_int("cross", 10 if args.cross is None else args.cross, 0, MOST_FLOWS)
+    queue = args.queue or "droptail"
     started = time.perf_counter()
-    probe = PacketProbe(
-        scenario, check_int("cross", args.cross, 0, MOST_FLOWS), args.queue, args.seed
-    )
+    probe = PacketProbe(scenario, cross, queue, 0 if args.seed is None else args.seed)
     advice = tame_parallel_tcp(
         probe, args.max_impact, probes=probes, max_flows=max_flows, min_gain=args.min_gain
     )
     chosen = probe.run(advice.flows)
     base = probe.run(1).cross_bytes_per_s
     simulated_impact = 1.0 - chosen.cross_bytes_per_s / base if base > 0 else float("nan")
+    over = bool(math.isfinite(simulated_impact) and simulated_impact > args.max_impact)
     summary = {
         "scenario": scenario,
-        "cross": args.cross,
-        "queue": args.queue,
+        "cross": cross,
+        "queue": queue,
         "max_impact": args.max_impact,
         "flows": advice.flows,
         "predicted_bytes_per_s": advice.throughput,
         "simulated_bytes_per_s": chosen.parallel_bytes_per_s,
         "predicted_impact": advice.impact,
         "simulated_impact": _finite(simulated_impact),
+        "over_limit": over,
         "stopped_by": advice.stopped_by,
         "a": advice.fit.a,
         "b": advice.fit.b,
         "probes": {str(n): bw for n, bw in advice.probes.items()},
+        "model_warning": domain_problem(advice.fit, advice.probes),
         "runs": len(probe.runs),
         "wall_s": time.perf_counter() - started,
     }
+    if over:
+        summary["warning"] = (
+            f"the simulated impact {simulated_impact:.1%} exceeds the limit "
+            f"{args.max_impact:.0%} (predicted {advice.impact:.1%}): the model under-predicts "
+            "the impact here"
+        )
     print_summary(summary, args.json)
     return 0
 
