@@ -16,7 +16,7 @@ from math import comb
 import numpy as np
 import pandas as pd
 
-from tcplab.tame import table_probe, tame_parallel_tcp
+from tcplab.advisor import OutOfModel, advise
 from tcplab.theory import lu as theory
 
 __all__ = [
@@ -235,43 +235,61 @@ def advisor(
     probes: Sequence[int] = MAIN_PROBES,
     min_gain: float = 0.01,
     keys: Sequence[str] = CURVE,
+    refused: bool = False,
 ) -> pd.DataFrame:
-    """TameParallelTCP on each recorded curve with cross traffic (its probes read from the
-    table, its choice among the table's numbers of flows) beside brute force: the number of
-    flows with the largest simulated throughput among those whose simulated impact is at
-    most the limit."""
+    """TameParallelTCP on each recorded curve with cross traffic, as ``tcplab tame --probe``
+    answers it (:func:`tcplab.advisor.advise`, its guards on; its probes read from the table,
+    its choice among the table's numbers of flows), beside brute force: the number of flows
+    with the largest simulated throughput among those whose simulated impact is at most the
+    limit. The command refuses probes outside the model's domain or its margin: those curves
+    are left out, or with ``refused`` kept as rows whose ``refused`` column holds the
+    refusal (their advisor columns NaN)."""
     rows = []
     for key, curve in table[table["cross"] > 0].groupby(list(keys), sort=True):
         by_n = curve.set_index(curve["flows"].astype(int)).sort_index()
         if 1 not in by_n.index or not all(n in by_n.index for n in probes):
             continue
         impact = 1.0 - by_n[CROSS] / by_n.loc[1, CROSS]
-        probe = table_probe(dict(by_n[PARALLEL]))
+        measured = {int(n): float(by_n.loc[n, PARALLEL]) for n in probes}
         for limit in max_impacts:
-            advice = tame_parallel_tcp(
-                probe, limit, probes=probes, min_gain=min_gain, candidates=list(by_n.index)
-            )
             allowed = by_n[impact <= limit]
             best = int(allowed[PARALLEL].idxmax())
+            row = {
+                **dict(zip(keys, key, strict=True)),
+                "max_impact": limit,
+                "brute_flows": best,
+                "brute_simulated": float(by_n.loc[best, PARALLEL]),
+                "brute_impact": float(impact.loc[best]),
+            }
+            try:
+                advice = advise(
+                    measured, limit, probes=probes, min_gain=min_gain,
+                    candidates=list(by_n.index),
+                ).result  # fmt: skip
+            except OutOfModel as refusal:
+                if refused:
+                    rows.append({**row, "refused": str(refusal)})
+                continue
             n = advice.flows
             rows.append(
                 {
-                    **dict(zip(keys, key, strict=True)),
-                    "max_impact": limit,
+                    **row,
                     "advisor_flows": n,
                     "predicted": advice.throughput,
                     "simulated": float(by_n.loc[n, PARALLEL]),
                     "predicted_impact": advice.impact,
                     "simulated_impact": float(impact.loc[n]),
                     "stopped_by": advice.stopped_by,
-                    "brute_flows": best,
-                    "brute_simulated": float(by_n.loc[best, PARALLEL]),
-                    "brute_impact": float(impact.loc[best]),
+                    "refused": None,
                 }
             )
-    out = pd.DataFrame(rows)
+    order = [*keys, "max_impact", "advisor_flows", "predicted", "simulated", "predicted_impact",
+             "simulated_impact", "stopped_by", "brute_flows", "brute_simulated", "brute_impact",
+             "refused"]  # fmt: skip
+    out = pd.DataFrame(rows, columns=order)
     if len(out):
-        out["within"] = out["simulated_impact"] <= out["max_impact"]
+        within = out["simulated_impact"] <= out["max_impact"]
+        out["within"] = within.where(out["refused"].isna()) if refused else within
         out["throughput_ratio"] = out["simulated"] / out["brute_simulated"]
     return out
 
