@@ -11,6 +11,7 @@ test` runs that first): skipped with that reason where it is missing.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import shutil
@@ -37,31 +38,47 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture
-def server() -> Iterator[int]:
-    """An iperf3 server on 127.0.0.1 (a free port), killed afterwards (directly: a `timeout`
-    wrapper killed with SIGKILL would leave iperf3 running)."""
+def _listening(port: int) -> bool:
+    """Is a TCP socket on this machine listening on ``port``? (Linux's /proc/net/tcp: local
+    address hex:PORT, state 0A; no connection is made.)"""
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError), open(table, encoding="ascii") as rows:
+            for row in list(rows)[1:]:
+                fields = row.split()
+                if fields[1].rsplit(":", 1)[1] == f"{port:04X}" and fields[3] == "0A":
+                    return True
+    return False
+
+
+@contextlib.contextmanager
+def _serving(*extra: str) -> Iterator[tuple[int, subprocess.Popen]]:
+    """An iperf3 server on 127.0.0.1 (a free port; ``extra`` flags, e.g. "-1"), killed
+    afterwards (directly: a `timeout` wrapper killed with SIGKILL would leave iperf3 running)."""
     port = _free_port()
     process = subprocess.Popen(
-        ["iperf3", "-s", "-B", "127.0.0.1", "-p", str(port)],
+        ["iperf3", "-s", "-B", "127.0.0.1", "-p", str(port), *extra],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     try:
         deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+        while time.monotonic() < deadline:  # listening? (not a connection: -1 counts it)
+            if _listening(port):
                 break
-            except OSError:
-                time.sleep(0.05)
+            time.sleep(0.05)
         else:
             pytest.fail("the iperf3 server did not listen within 10 s")
-        time.sleep(0.2)  # the probe connection above counts as a (failed) test for iperf3
-        yield port
+        yield port, process
     finally:
         process.kill()
         process.wait(timeout=10)
         assert process.poll() is not None
+
+
+@pytest.fixture
+def server() -> Iterator[int]:
+    """A persistent iperf3 server on 127.0.0.1 (a free port)."""
+    with _serving() as (port, _):
+        yield port
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -78,7 +95,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def test_the_advisor_probes_a_real_iperf3_server_end_to_end(server: int, capsys) -> None:
     argv = ["--iperf3", f"127.0.0.1:{server}", "--max-impact", "0.2", "--probes", "1,4",
-            "--duration", "1", "--omit", "0.5", "--repeat", "2", "--force", "--json"]  # fmt: skip
+            "--duration", "1", "--omit", "0", "--repeat", "2", "--force", "--json"]  # fmt: skip
     status = run_measured(_parser().parse_args(argv))
     out, err = capsys.readouterr()
     assert status == 0, err
@@ -95,13 +112,13 @@ def test_the_advisor_probes_a_real_iperf3_server_end_to_end(server: int, capsys)
 
 
 def test_the_probe_parses_iperf3s_own_totals_and_feeds_the_python_api(server: int) -> None:
-    probe = Iperf3Probe("127.0.0.1", server, duration=1, omit=0.5, repeat=1)
+    probe = Iperf3Probe("127.0.0.1", server, duration=1, omit=1, repeat=1)
     result = tame_parallel_tcp(probe, 0.2, probes=(1, 4))
     assert sorted(result.probes) == [1, 4] and len(probe.runs) == 2
     for run in probe.runs:
         # iperf3's receiver totals after the omitted warm-up: bytes over the measured seconds
         assert run["mbit_per_s"] == pytest.approx(run["bytes"] * 8 / run["seconds"] / 1e6)
-        assert 0.5 <= run["seconds"] <= 2.0  # -t 1 measured, the 0.5 s warm-up left out
+        assert 0.5 <= run["seconds"] <= 2.0  # -t 1 measured, the 1 s warm-up left out
     assert [r["flows"] for r in probe.runs] == [1, 4]
     assert probe.samples == {n: [r["mbit_per_s"]] for n, r in zip((1, 4), probe.runs, strict=True)}
 
@@ -120,6 +137,55 @@ def test_a_missing_iperf3_is_one_line_saying_what_to_install() -> None:
     probe = Iperf3Probe("127.0.0.1", 9, duration=1, executable="iperf3-not-here")
     with pytest.raises(ProbeError, match=r"127\.0\.0\.1:9: 'iperf3-not-here' is not installed"):
         probe(1)
+
+
+def _tame(port: int, *extra: str) -> list[str]:
+    return ["--iperf3", f"127.0.0.1:{port}", "--max-impact", "0.2", "--probes", "1,4",
+            "--duration", "1", "--omit", "0", "--repeat", "1", *extra]  # fmt: skip
+
+
+def test_three_consecutive_advisor_runs_against_one_server_all_complete(server, capsys) -> None:
+    """The issue's done-when: the advisor's runs follow each other, and three whole advisor
+    calls follow each other, against one persistent server without a failure (a server still
+    finishing a test answers "busy" and is tried again)."""
+    for _ in range(3):
+        status = run_measured(_parser().parse_args(_tame(server, "--force", "--json")))
+        out, err = capsys.readouterr()
+        assert status == 0, err
+        got = json.loads(out)
+        assert got["runs"] == 3 and "3 runs" in err.splitlines()[0]
+        assert [len(v) for v in got["samples"].values()] == [1, 1]
+        assert got["validation"]["measured"] > 0
+
+
+def test_a_one_off_server_is_named_when_it_has_gone(capsys) -> None:
+    """``iperf3 -s -1`` serves one test and exits: the second run is refused, and the message
+    says the server answered one run and is gone, and how many the advisor needs."""
+    with _serving("-1") as (port, process):
+        status = run_measured(_parser().parse_args(_tame(port)))
+        out, err = capsys.readouterr()
+        process.wait(timeout=10)  # it has exited after its one test
+    said, failed = err.splitlines()
+    assert status == 1 and out == "" and "the server must serve all 3" in said
+    assert "(run 2 of 3)" in failed and "answered 1 run and has gone" in failed
+    assert "iperf3 -s -1" in failed
+
+
+def test_a_busy_real_server_is_waited_for(server) -> None:
+    """Another client holds the server for 2 s: the probe's run is told "busy", tries again
+    after 0.5, 1, ... s, and completes once the other test is over."""
+    other = subprocess.Popen(
+        ["iperf3", "-c", "127.0.0.1", "-p", str(server), "-t", "2", "-J"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        time.sleep(0.5)  # the other test has started
+        probe = Iperf3Probe("127.0.0.1", server, duration=1, omit=0, repeat=1)
+        assert probe.once(1) > 0
+        assert probe.runs[0]["tries"] > 1
+    finally:
+        other.kill()
+        other.wait(timeout=10)
 
 
 RATE_MBIT = 40.0

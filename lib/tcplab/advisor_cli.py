@@ -76,12 +76,13 @@ def add_tame_arguments(parser: argparse.ArgumentParser) -> None:
     )  # fmt: skip
     group.add_argument(
         "--duration", type=float,
-        help="iperf3 seconds measured per run, after the warm-up (10; longer on long paths: "
-        "several congestion epochs)",
+        help="iperf3 seconds measured per run, after the warm-up: whole seconds in [1, 3600] "
+        "(10; longer on long paths: several congestion epochs)",
     )  # fmt: skip
     group.add_argument(
         "--omit", type=float,
-        help="iperf3 warm-up seconds left out (-O, 2): slow start favours many streams",
+        help="iperf3 warm-up seconds left out (-O): whole seconds in [0, 600] (2): slow start "
+        "favours many streams",
     )  # fmt: skip
     group.add_argument("--repeat", type=int, help="iperf3 runs per probe (3): spread and band")
     group.add_argument(
@@ -105,7 +106,7 @@ def is_measured(args: argparse.Namespace) -> bool:
 
 
 #: the iperf3 run's flags and their defaults (None on the command line: not given)
-IPERF3_DEFAULTS = {"duration": 10.0, "omit": 2.0, "repeat": 3, "no_validate": False}
+IPERF3_DEFAULTS = {"duration": 10, "omit": 2, "repeat": 3, "no_validate": False}
 #: the simulator's own flags (None on the command line: not given), refused with measured probes
 SIMULATOR_ONLY = ("cross", "queue", "seed")
 #: the measured advisor's own flags, refused in the simulator's mode

@@ -10,7 +10,8 @@ advisor needs ``len(probes) x repeat + 1`` runs (:func:`runs_needed`).
 What is read from iperf3's JSON (:func:`read_report`, everything else ignored): an object
 with ``error`` (a string; non-empty means iperf3 failed), ``start.connected`` (a list, one entry
 per stream), ``end.sum_received`` with ``bytes`` (a whole number in [0, 2^64)), ``seconds``
-(finite, from half the asked duration to the run's timeout) and ``bits_per_second`` (finite,
+(finite, from half the asked duration to the run's timeout; ``start.test_start.duration``, when
+present, the asked one) and ``bits_per_second`` (finite,
 equal to 8 bytes / seconds within 1%: iperf3 computes it so), and ``end.sum_sent.retransmits``
 when present (a whole number >= 0). JSON nested deeper than :data:`DEEPEST` (iperf3 writes 5
 levels) is refused before its values are read. Every failure is a :class:`ProbeError` whose
@@ -177,15 +178,20 @@ def read_report(
         raise ValueError(f"its output is not JSON ({printable(text[:60], 60)!r})") from None
     except ValueError as error:  # a number of more than 4300 digits
         raise ValueError(f"its JSON is not readable ({printable(str(error), 80)})") from None
-    if not isinstance(report, dict):
-        raise ValueError(f"its JSON is {_kind(report)}, not an object")
     if _depth(report) > DEEPEST:
         raise ValueError(f"its JSON nests deeper than {DEEPEST} levels")
+    if not isinstance(report, dict):
+        raise ValueError(f"its JSON is {_kind(report)}, not an object")
     failure = report.get("error")
     if failure is not None and not isinstance(failure, str):
         raise ValueError(f"its error is {_kind(failure)}, not a string")
     if failure:
         raise ValueError(f"failed: {printable(failure)}")
+    asked = _object(report, "start").get("test_start")
+    if duration is not None and isinstance(asked, dict) and "duration" in asked:
+        ran = _number(asked, "start.test_start", "duration")
+        if ran != duration:
+            raise ValueError(f"start.test_start.duration = {ran:g}, asked for {duration:g} s")
     connected = _object(report, "start").get("connected")
     if not isinstance(connected, list):
         raise ValueError(f"start.connected is {_kind(connected)}, not an array")
@@ -241,7 +247,8 @@ def _says(where: str, flows: int, problem: str) -> str:
 @dataclass
 class Iperf3Probe:
     """A probe that runs ``iperf3 -c host [-p port] -P n -t duration -O omit -J`` ``repeat``
-    times and returns the mean receiver throughput in Mbit/s (the omitted warm-up excluded).
+    times and returns the mean receiver throughput in Mbit/s (the omitted warm-up excluded);
+    ``duration`` and ``omit`` are whole seconds, as iperf3 reads them.
     ``samples`` keeps every run's value by n, ``runs`` every run's record; ``planned`` (the
     number of runs the advisor will make, for the messages) is set by the caller. Each run
     has a timeout (duration + omit + ``slack_s``); a busy server is waited for up to
@@ -249,8 +256,8 @@ class Iperf3Probe:
 
     host: str
     port: int | None = None
-    duration: float = 10.0
-    omit: float = 2.0
+    duration: int = 10
+    omit: int = 2
     repeat: int = 3
     slack_s: float = 15.0
     executable: str = "iperf3"
@@ -262,8 +269,9 @@ class Iperf3Probe:
     runs: list[dict[str, Any]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        check_range("duration", self.duration, 0.0, 3600.0, low_open=True)
-        check_range("omit", self.omit, 0.0, 600.0)
+        # iperf3 reads -t and -O as whole seconds (3.12: -t 0.5 is -t 0, a test without end)
+        self.duration = check_int("duration", self.duration, 1, 3600)
+        self.omit = check_int("omit", self.omit, 0, 600)
         check_int("repeat", self.repeat, 1, 100)
         check_range("busy_wait_s", self.busy_wait_s, 0.0, 3600.0)
         if self.port is not None:
