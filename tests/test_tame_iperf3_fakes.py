@@ -110,6 +110,8 @@ CASES = [
     (_report(bytes=12.5, bits_per_second=100.0), "bytes = 12.5 is not a whole number"),
     (_report(seconds=0.0), "end.sum_received.seconds = 0 is outside"),
     (_report(seconds=1e300), "end.sum_received.seconds = 1e+300 is outside"),
+    (json.dumps({**good(1), "start": {"connected": [{}], "test_start": {"duration": 0}}}),
+     "start.test_start.duration = 0, asked for 1 s"),  # iperf3 3.12 ran -t 0.5 so: no end
     (_report(bits_per_second=1e999), "bits_per_second is inf, not a finite number"),
     (_report(bits_per_second=float("nan")), "bits_per_second is nan, not a finite number"),
     (_report(bits_per_second=5e-324), "disagrees with 8 x bytes / seconds"),
