@@ -216,3 +216,22 @@ def test_parsing_pairs_hosts_and_iperf3_json() -> None:
         parse_iperf3(json.dumps(refused), "h:1", 1)
     with pytest.raises(ProbeError, match="not JSON"):
         parse_iperf3("iperf3: error", "h", 1)
+
+
+def test_the_simulator_mode_flags_a_simulated_impact_over_the_limit(capsys) -> None:
+    """The referee's case (scenario 1, 10 cross flows, 20%): the simulated impact of the
+    chosen n is over the limit, and the JSON and the text say so; over_limit is exactly
+    simulated_impact > max_impact."""
+    argv = ["tame", "--scenario", "1", "--cross", "10", "--max-impact", "0.2"]
+    assert main([*argv, "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert got["over_limit"] == (got["simulated_impact"] > got["max_impact"])
+    assert got["over_limit"], got  # 26.3% in the referee's run
+    assert f"{got['simulated_impact']:.1%}" in got["warning"] and "20%" in got["warning"]
+    assert got["model_warning"] is None  # probes (1, 10) in the model's domain
+    assert main(argv) == 0
+    assert "exceeds the limit" in capsys.readouterr().out
+    assert main(["tame", "--scenario", "1", "--cross", "10", "--max-impact", "0.5", "--json"]) == 0
+    loose = json.loads(capsys.readouterr().out)
+    assert loose["over_limit"] == (loose["simulated_impact"] > 0.5) and (
+        "warning" in loose) == loose["over_limit"]  # fmt: skip

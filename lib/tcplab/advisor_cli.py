@@ -193,10 +193,15 @@ def run_measured(args: argparse.Namespace) -> int:
             validate = not settings["no_validate"]
             probe.planned = runs = runs_needed(len(levels), probe.repeat, validate)
             print(_announce(probe, levels, validate), file=sys.stderr, flush=True)
-            advice = advise(
-                probe, args.max_impact, probes=levels, validate=validate, unit="Mbit/s",
-                **common,
-            )  # fmt: skip
+            from tqdm import tqdm  # noqa: PLC0415 - the browser's panel never gets here
+
+            # on a terminal only (disable=None): a pipe or a log gets the one line above
+            with tqdm(total=runs, unit="run", desc="iperf3", disable=None, leave=False) as bar:
+                probe.on_run = bar.update
+                advice = advise(
+                    probe, args.max_impact, probes=levels, validate=validate, unit="Mbit/s",
+                    **common,
+                )  # fmt: skip
     except OutOfModel as error:  # the refusal: what the probes imply, naming where they came from
         raise OutOfModel(f"{'--probe' if args.probe else '--iperf3'}: {error}") from None
     except ProbeError as error:

@@ -27,6 +27,7 @@ import json
 import math
 import time
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -265,6 +266,8 @@ class Iperf3Probe:
     prefix: tuple[str, ...] = ()
     busy_wait_s: float = BUSY_WAIT_S
     planned: int | None = None
+    #: called after each run (a progress bar's update)
+    on_run: Callable[[], object] | None = None
     samples: dict[int, list[float]] = field(default_factory=dict)
     runs: list[dict[str, Any]] = field(default_factory=list)
 
@@ -349,6 +352,8 @@ class Iperf3Probe:
              "seconds": outcome.seconds, "retransmits": outcome.retransmits,
              "status": status, "tries": tries}
         )  # fmt: skip
+        if self.on_run is not None:
+            self.on_run()
         return outcome.mbit_per_s
 
     def _named(self, message: str) -> str:
