@@ -196,6 +196,8 @@ OPTIONS: dict[str, dict[str, dict[str, object]]] = {
                    "base": ("--max-impact", "0.2", "--iperf3", "127.0.0.1:9")},
         "--repeat": {"kind": "int", "zero": True, "size": True,
                      "base": ("--max-impact", "0.2", "--iperf3", "127.0.0.1:9")},
+        "--decide": {"kind": "choice", "words": ["Upper", "mean"],
+                     "base": ("--max-impact", "0.2", "--probe", "1:100", "--probe", "10:600")},
     },
     "lu": {
         "--scenario": {"kind": "int", "zero": True, "bad": ["7", HUGE]},
