@@ -40,6 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .checks import check_int, check_range
+from .stats import t975
 from .theory.lu import MODELS, PROBES_NEEDED, basis
 
 __all__ = [
@@ -61,25 +62,17 @@ __all__ = [
 #: (iperf3 on a quiet path repeats within a few percent; a busy path needs repeats, whose
 #: measured spread then replaces this)
 ASSUMED_RUN_SPREAD = 0.05
-#: the 95% two-sided normal quantile (the t quantile beyond 30 degrees of freedom)
+#: the 95% two-sided normal quantile (the assumed spread's interval, one run per probe)
 Z95 = 1.96
 #: a probe's interval reaching 0 is floored at this fraction of its mean (y stays finite; the
 #: impact's upper edge is then within 1e-3 of 1: the band cannot bound it)
 FLOOR = 1e-6
 
-#: two-sided 95% quantiles of Student's t for 1..30 degrees of freedom (standard tables)
-_T95 = (
-    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-    2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-    2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
-)  # fmt: skip
-
 
 def t_quantile(df: int) -> float:
-    """The two-sided 95% quantile of Student's t with ``df`` degrees of freedom (1.96 beyond
-    30, where the table's last entry is within 4% of it)."""
-    df = check_int("df", df, 1)
-    return _T95[df - 1] if df <= len(_T95) else Z95
+    """The two-sided 95% quantile of Student's t with ``df`` degrees of freedom (the book's
+    one: :func:`tcplab.stats.t975`)."""
+    return t975(check_int("df", df, 1))
 
 
 def near_linear_factor(spread: float = ASSUMED_RUN_SPREAD) -> float:
