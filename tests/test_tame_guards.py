@@ -164,3 +164,18 @@ def test_a_search_that_is_not_monotone_is_refused() -> None:
         tame_parallel_tcp(probe, 0.3, probes=(1, 10, 20), model="full2", guard=True)
     loose = tame_parallel_tcp(probe, 0.3, probes=(1, 10, 20), model="full2")
     assert not loose.monotone
+
+
+@pytest.mark.parametrize(
+    ("probes", "says"), [("1,2", "too close (ratio 2 < 4)"), ("5,19", "ratio 3.8"),
+                         ("1,129", "at most 128 streams")],
+)  # fmt: skip
+def test_iperf3_probe_levels_are_checked_before_any_run(probes, says, capsys) -> None:
+    """Port 9 (discard) is never reached: the levels are refused before iperf3 starts."""
+    argv = ["tame", "--iperf3", "127.0.0.1:9", "--max-impact", "0.2", "--probes", probes]
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and says in err and "runs of about" not in err
+    # levels 4, 16 pass the check, which comes first: the next flag is the one refused
+    assert main([*argv[:-1], "4,16", "--duration", "0"]) == 2
+    assert "--duration" in capsys.readouterr().err

@@ -32,7 +32,8 @@ from .advisor import (
     parse_pairs,
 )
 from .impact_band import ASSUMED_RUN_SPREAD, upper_confidence
-from .iperf3 import Iperf3Probe, ProbeError, parse_host, printable, runs_needed
+from .iperf3 import MOST_STREAMS, Iperf3Probe, ProbeError, parse_host, printable, runs_needed
+from .tame import CLOSEST_PROBES
 from .theory.lu import Fit
 
 __all__ = [
@@ -186,10 +187,10 @@ def run_measured(args: argparse.Namespace) -> int:
             except ValueError as error:
                 named = str(error) if "--iperf3" in str(error) else f"--iperf3: {error}"
                 raise ValueError(named) from None
+            levels = _probe_levels(getattr(args, "probes", None) or "1,10")
             probe = Iperf3Probe(
                 host, port, settings["duration"], settings["omit"], settings["repeat"]
             )
-            levels = _probe_levels(getattr(args, "probes", None) or "1,10")
             validate = not settings["no_validate"]
             probe.planned = runs = runs_needed(len(levels), probe.repeat, validate)
             print(_announce(probe, levels, validate), file=sys.stderr, flush=True)
@@ -229,12 +230,22 @@ def _announce(probe: Iperf3Probe, levels: list[int], validate: bool) -> str:
 
 
 def _probe_levels(text: str) -> list[int]:
+    """``--probes`` for iperf3, checked before any run: numbers of streams iperf3 takes, far
+    enough apart for the fit (the guard's ratio, :data:`tcplab.tame.CLOSEST_PROBES`)."""
     try:
         levels = [int(part) for part in text.split(",")]
     except ValueError:
         raise ValueError(f"--probes {text!r}: two numbers of flows A,B, e.g. 1,10") from None
     if len(set(levels)) != len(levels) or len(levels) < 2 or min(levels) < 1:
         raise ValueError(f"--probes {text!r}: two different numbers of flows in [1, inf)")
+    if max(levels) > MOST_STREAMS:
+        raise ValueError(f"--probes {text!r}: iperf3 takes at most {MOST_STREAMS} streams")
+    if max(levels) / min(levels) < CLOSEST_PROBES:
+        raise ValueError(
+            f"--probes {text!r}: {min(levels)} and {max(levels)} streams are too close (ratio "
+            f"{max(levels) / min(levels):.3g} < {CLOSEST_PROBES:g}): the fit amplifies their "
+            "noise; probe at 1 and about 10"
+        )
     return levels
 
 

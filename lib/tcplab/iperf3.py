@@ -38,6 +38,7 @@ from .checks import check_int, check_range
 __all__ = [
     "BUSY_WAIT_S",
     "DEEPEST",
+    "MOST_STREAMS",
     "Iperf3Probe",
     "Iperf3Run",
     "ProbeError",
@@ -50,6 +51,8 @@ __all__ = [
 
 #: how long a busy server is waited for, in all, before the run fails (seconds)
 BUSY_WAIT_S = 30.0
+#: the most parallel streams iperf3 runs (its -P limit)
+MOST_STREAMS = 128
 #: the deepest JSON nesting read (iperf3 writes 5 levels: end.streams[i].sender.x)
 DEEPEST = 16
 BUSY = "the server is busy running a test"
@@ -323,7 +326,7 @@ class Iperf3Probe:
         """One iperf3 run with n streams: Mbit/s (recorded in ``runs``, not in ``samples``);
         a busy server is tried again after 0.5, 1, 2, ... s while the pauses add up to at
         most ``busy_wait_s``."""
-        n = check_int("flows", n, 1, 128)
+        n = check_int("flows", n, 1, MOST_STREAMS)
         longest = self.duration + self.omit + self.slack_s
         waited, pause, tries = 0.0, 0.5, 1
         while True:
