@@ -128,7 +128,7 @@ def test_repeats_give_the_spread_and_a_t_band_through_the_probes() -> None:
 
 def test_two_repeats_too_wide_to_exclude_linear_growth_are_undecidable() -> None:
     # t(0.975, 1 df) = 12.706: the intervals 102 +- 25.4 and 620 +- 254 reach 10 x 76.6 < 874
-    with pytest.raises(OutOfModel, match="within their 95% intervals that is linear growth"):
+    with pytest.raises(OutOfModel, match="within their 95% intervals that could be linear growth"):
         advise({1: [100.0, 104.0], 10: [600.0, 640.0]}, 0.2)
 
 

@@ -271,7 +271,8 @@ def decision_lines(advice: Advice) -> list[str]:
         low, high = advice.impact_band[r.flows]
         note = f"band {_pct(low)} - {_pct(high)}"
     lines = [
-        f"open {r.flows} connections (stopped by {r.stopped_by}, the limit applied to {on}; "
+        f"open {r.flows} connection{'' if r.flows == 1 else 's'} (stopped by {r.stopped_by}, "
+        f"the limit applied to {on}; "
         f"max impact {advice.max_impact:.0%}): predicted {_num(r.throughput)}{unit}, impact "
         f"{_pct(r.impact)} ({note})"
     ]

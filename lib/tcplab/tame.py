@@ -111,10 +111,11 @@ def domain_problem(fit: Fit, probes: Mapping[int, float], box: Box | None = None
         )  # fmt: skip
         return (
             f"probes {text}: {high} flows carry {linear_share(probes):.3g} of {high / low:g} "
-            f"times the throughput of {low}, and {within} that is linear growth: undecidable: "
-            f"the path looks window-limited or uncongested up to {high} flows (the book's "
-            "scenario 5: no impact at all) and the probes cannot say where that ends; "
-            "re-probe at larger n or with more repeats, or check the socket buffer"
+            f"times the throughput of {low}, and {within} that could be linear growth: "
+            "undecidable, since a window-limited or uncongested path (the book's scenario 5: "
+            f"no impact at all) looks the same up to {high} flows and the probes cannot say "
+            "where that ends; re-probe at larger n or with more repeats, or check the socket "
+            "buffer"
         )
     return None
 
