@@ -81,6 +81,9 @@ def test_repeats_replace_the_assumed_spread_in_the_margin() -> None:
     # 96% of linear: undecidable from one run each, decided from tight repeats (sd 0.5%)
     tight = {1: [49.75, 50.0, 50.25], 10: [477.6, 480.0, 482.4]}
     assert advise(tight, 0.1).result.flows >= 1
+    # repeats that agree exactly measure no spread: the assumed one stays (no knife edge)
+    with pytest.raises(OutOfModel, match="undecidable"):
+        advise({1: [100.0, 100.0, 100.0], 10: [990.0, 990.0, 990.0]}, 0.2)
     with pytest.raises(OutOfModel, match="within their 95% intervals"):
         advise({1: [45.0, 50.0, 55.0], 10: [470.0, 480.0, 490.0]}, 0.1)
 

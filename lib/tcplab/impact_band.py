@@ -128,14 +128,21 @@ def _box(means: dict[int, float], halves: dict[int, float], measured: bool) -> B
 
 
 def measured_box(samples: Mapping[int, Sequence[float]]) -> Box | None:
-    """The box of the probes' 95% t intervals; None unless every level has k >= 2 runs."""
+    """The box of the probes' 95% t intervals; None unless every level has k >= 2 runs. A
+    level whose runs are all equal gets the assumed spread's interval instead."""
     if any(len(values) < 2 for values in samples.values()):
         return None
     means = {n: float(np.mean(v)) for n, v in samples.items()}
-    halves = {
-        n: t_quantile(len(v) - 1) * float(np.std(v, ddof=1)) / math.sqrt(len(v))
-        for n, v in samples.items()
-    }
+    halves = {}
+    for n, values in samples.items():
+        sd = float(np.std(values, ddof=1))
+        # runs that agree exactly measure no spread (a copy, or a rounded value): that probe
+        # keeps the assumed one, or a typed-in repeat would remove the margin
+        halves[n] = (
+            t_quantile(len(values) - 1) * sd / math.sqrt(len(values))
+            if sd > 0
+            else Z95 * ASSUMED_RUN_SPREAD * means[n]
+        )
     return _box(means, halves, measured=True)
 
 
