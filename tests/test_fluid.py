@@ -275,14 +275,14 @@ def path_integrals(path: fluid.SamplePath) -> tuple[np.ndarray, np.ndarray, floa
     ],
 )
 def test_lazy_integrals_equal_the_path_integrals(policy: object, beta: object, eta: object) -> None:
-    """The engine's telescoped sums (blocks, re-basing) against the drawn path (white box)."""
+    """The engine's sums by pieces (blocks, re-basing) against the drawn path (white box)."""
     start, events, seed = np.array([0.1, 0.25, 0.05]), 2500, 8
     path = sample_path(3, policy, beta=beta, eta=eta, events=events, seed=seed, start=start)
     model = fluid._prepare(3, policy, None, 1.0, beta, eta)
     run = fluid._Run(
         model, start[None, :], np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
     )
-    tally = fluid._Tally(run)
+    tally = fluid.Tally(run)
     run.advance(events, tally)
     time, first, second, agg_second = tally.integrals(run)
     want_first, want_second, want_agg = path_integrals(path)
