@@ -295,6 +295,16 @@ def test_lazy_integrals_equal_the_path_integrals(policy: object, beta: object, e
 # ---- properties -------------------------------------------------------------------------------
 
 
+def draw_policy(draw: st.DrawFn, n: int) -> tuple[str, list[float] | None]:
+    """Any policy by name and, for rate-independent, maybe probabilities (zeros allowed)."""
+    policy = draw(st.sampled_from(POLICY_NAMES))
+    probs = None
+    if policy == "rate-independent" and draw(st.booleans()):
+        weights = np.array(draw(st.lists(st.floats(0.0, 1.0), min_size=n, max_size=n)))
+        probs = (weights / weights.sum()).tolist() if weights.sum() > 0 else None
+    return policy, probs
+
+
 @st.composite
 def models(draw: st.DrawFn) -> dict:
     n = draw(st.integers(1, 5))
@@ -305,11 +315,7 @@ def models(draw: st.DrawFn) -> dict:
     eta = draw(st.floats(0.1, 10.0))
     if draw(per_flow):
         eta = draw(st.lists(st.floats(0.1, 10.0), min_size=n, max_size=n))
-    policy = draw(st.sampled_from(POLICY_NAMES))
-    probs = None
-    if policy == "rate-independent" and draw(st.booleans()):
-        weights = np.array(draw(st.lists(st.floats(0.0, 1.0), min_size=n, max_size=n)))
-        probs = (weights / weights.sum()).tolist() if weights.sum() > 0 else None
+    policy, probs = draw_policy(draw, n)
     return {
         "flows": n,
         "policy": policy,

@@ -20,12 +20,11 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from test_fluid import two_flow_rate_independent
+from test_fluid import draw_policy, two_flow_rate_independent
 
 from tcplab import fluid, fluid_tally
 from tcplab.cli import main
 from tcplab.fluid_domain import RATE_RANGE, RESULT_SLACK, ResultOutOfRange
-from tcplab.policies import POLICY_NAMES
 
 LOW, HIGH = (math.log10(v) for v in RATE_RANGE)
 NO_TIME = "took no time"  # the one refusal an allowed input may meet: nothing to average
@@ -45,11 +44,7 @@ def allowed_models(draw: st.DrawFn) -> dict:
     beta: float | list[float] = draw(unit)
     if n > 1 and draw(st.booleans()):
         beta = [draw(unit) for _ in range(n)]
-    policy = draw(st.sampled_from(POLICY_NAMES))
-    probs = None
-    if policy == "rate-independent" and draw(st.booleans()):
-        weights = np.array(draw(st.lists(st.floats(0.0, 1.0), min_size=n, max_size=n)))
-        probs = (weights / weights.sum()).tolist() if weights.sum() > 0 else None
+    policy, probs = draw_policy(draw, n)
     return {
         "flows": n,
         "policy": policy,
