@@ -296,13 +296,14 @@ def _fake_peer(kind: str) -> Iterator[str]:
         listener.close()
 
 
-@pytest.mark.parametrize("kind", ["silent", "garbage", "closes"])
+@pytest.mark.parametrize("kind", ["silent", "garbage"])
 def test_a_peer_that_is_no_scheduler_is_one_line_within_the_timeout(kind: str) -> None:
     """The whole connection, Dask's handshake included, within --timeout 3 (the silent peer
     held the command for good: killed at 75 s), one line naming --scheduler, status 2, and no
     ``Client.__del__`` traceback as the interpreter exits (the garbage peer's 9 lines). The
-    installed command, so that the exit is part of what is checked; its start (imports) is
-    allowed 10 s more."""
+    installed command, so that the exit is part of what is checked (the battery's forked cases
+    end with os._exit); its start (imports) is allowed 10 s more. The peer that closes at once
+    is the battery's and connect()'s below."""
     with _fake_peer(kind) as address:
         started = time.monotonic()
         done = subprocess.run(
