@@ -109,8 +109,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         interval = f" ± {result.aggregate_ci:.1e} of c" if replicas > 1 else " of c, one replica"
         print(
-            f"aggregate   {result.aggregate:.6f}{interval} "
-            f"(Theorem 1: {summary['theorem_1']:.6f})"
+            f"aggregate   {result.aggregate:.6f}{interval} (Theorem 1: {summary['theorem_1']:.6f})"
         )
         for i, (mean, second) in enumerate(
             zip(result.per_flow, result.second_moment, strict=True), 1
