@@ -14,7 +14,7 @@ every rate above 1e-80 c (for 1 - beta down to 1e-16 and up to 1e6 connections):
 decades of margin on each side. Rates below 1e-80 c add less than 1e-80 to any mean.
 
 **Precision.** Each connection's integrals are summed one linear piece (between two of its
-drops) at a time, as trapezoids of non-negative terms (:class:`tcplab.fluid._Tally`), so a
+drops) at a time, as trapezoids of non-negative terms (:class:`tcplab.fluid_tally.Tally`), so a
 mean is a weighted average of rates in [0, c] with the run's own time pieces as weights: exact
 to rounding (about eps = 2.2e-16 per piece), whatever the connections' spread of eta or beta's
 nearness to 1. (The difference of squares ``(b**2 - a**2) / (2 eta_i)`` these integrals used to
