@@ -35,9 +35,11 @@ def _judge(outcome: dict) -> str | None:
         return f"still running after {battery.LIMIT_S:.0f} s"
     if outcome.get("seconds", 0.0) > outcome.get("within", battery.LIMIT_S):
         return f"took {outcome['seconds']:.1f} s, more than its {outcome['within']:g} s"
-    if outcome.get("expect") == "unset-or-error" and outcome["status"] == 0:
-        left = outcome.get("left", [])
-        return f"left {left} in its working folder" if left else None
+    if outcome.get("expect") == "unset-or-error":  # never litter, whether it runs or refuses
+        if outcome.get("left"):
+            return f"left {outcome['left']} in its working folder"
+        if outcome["status"] == 0:
+            return None
     if outcome["status"] == 0:
         return "exit status 0"
     if "Traceback" in outcome["stderr"]:
@@ -122,6 +124,7 @@ def test_the_judge_can_fail() -> None:
     assert _judge({**odd, "left": []}) is None
     assert "left ['   ']" in str(_judge({**odd, "left": ["   "]}))
     assert _judge({**odd, "status": 1, "stderr": "tcplab: error: --flows ~\n"}) is None
+    assert "left ['~']" in str(_judge({**odd, "status": 1, "left": ["~"]}))
 
 
 def test_the_battery_covers_every_option_of_every_command() -> None:
