@@ -140,8 +140,7 @@ bench: setup  ## speed measurements (never part of the tests)
 
 serve:  ## serve the built book on 127.0.0.1 only
 	@test -f _build/html/index.html || { echo "no book yet: run make book" >&2; exit 1; }
-	@echo "Serving the book at http://127.0.0.1:8000/ (Ctrl-C to stop)"
-	$(BIN)/python -m http.server 8000 --bind 127.0.0.1 --directory _build/html
+	$(BIN)/python -m tcplab.localsite _build/html --port 8000
 
 pins:  ## after editing requirements.txt: regenerate environment.yml from it
 	$(PYTHON) tools/write_environment.py

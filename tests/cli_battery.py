@@ -8,6 +8,14 @@ values; contradictory flags; missing required flags; malformed probes and flow r
 unusable data and quick-result folders; standard output on /dev/full. Every case is clearly
 bad input, and says which flag (or path) its one error line must name.
 
+The second audit (../shared/referee/reliability-2026-12-02.md) adds its classes as generators
+over the same options: every spelling of a non-finite number (:data:`NONFINITE`), extreme
+finite floats where an option's range excludes them (:data:`EXTREME`: the smallest subnormal,
+one that underflows to 0, 1e300, -0.0), the environment's variables blank, spaces or ``~``
+(:func:`env_cases`: read as unset, or refused in one line naming the variable), and Dask
+peers that are no scheduler (:func:`peer_cases`: a silent one, one that sends garbage, one
+that closes at once; each case must end within its ``within`` seconds).
+
 The runner, ``python tests/cli_battery.py OUT.json [PART/PARTS]``, imports the command line
 and every command's model once, then plays each case in a forked child (``cli.main`` with its
 file descriptors 1 and 2 sent to files, the interpreter's exit flush emulated), at most
@@ -20,13 +28,22 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 #: a case killed after this many seconds counts as a run without bound
 LIMIT_S = 60.0
+#: Python's float() reads each as inf or nan: every float option must refuse every one. The
+#: options of the fluid, sawtooth, bmc and weighted commands (``domain``) get them all, every
+#: other float option two (an infinity and a NaN, in turn), so that each spelling meets a dozen
+#: options of every command at a seventh of the cases
+NONFINITE = ["Infinity", "-Infinity", "NaN", "+nan", "INF", "1e309"]
+#: extreme finite floats, and the option flag that makes each bad input: "tiny" (the smallest
+#: positive double is outside the range), "zero" (0 is, and these read as 0), "huge" or "size"
+EXTREME = {"5e-324": "tiny", "1e-400": "zero", "-0.0": "zero", "1e300": "huge"}
 HUGE = "1" + "0" * 30  # the report's 10^30
 LONG = "x" * 5000
 TCPLAB = str(Path(sys.executable).parent / "tcplab")
@@ -38,18 +55,28 @@ class Case:
 
     ``env`` is set for the case (a value None removes the variable); ``output`` is where its
     standard output goes (``file``, or ``/dev/full``); ``subprocess`` runs the installed
-    command instead of a forked ``cli.main``."""
+    command instead of a forked ``cli.main``; ``within`` bounds its seconds (else LIMIT_S);
+    ``expect`` is ``error`` (one line naming ``name``), or ``unset-or-error`` (it runs as if
+    the variable ``name`` were unset, leaving nothing in its working folder, or it fails in
+    one line naming the variable: it runs in a folder of its own, also its HOME);
+    ``encoding`` is its standard output's (as PYTHONIOENCODING sets it). An argument
+    ``{peer:KIND}`` is the address of the runner's fake Dask peer of that kind. A forked case
+    sees ``env`` from the call on: variables read at import (TCPLAB_DATA) need a subprocess."""
 
     argv: tuple[str, ...]
     name: str
     env: dict[str, str | None] = field(default_factory=dict)
     output: str = "file"
     subprocess: bool = False
+    within: float = LIMIT_S
+    expect: str = "error"
+    encoding: str = "utf-8"
 
     @property
     def label(self) -> str:
         shown = " ".join(a if len(a) < 40 else f"{a[:20]}...({len(a)})" for a in self.argv)
-        extra = " ".join(f"{k}={v}" for k, v in self.env.items())
+        extra = " ".join(f"{k}={v!r}" if k.startswith("TCPLAB") else f"{k}={v}"
+                         for k, v in self.env.items())  # fmt: skip
         return f"{extra} tcplab {shown}".strip() + (
             f" > {self.output}" if self.output != "file" else ""
         )
@@ -81,19 +108,23 @@ BASE: dict[str, tuple[str, ...]] = {
 # of another mode of its command (tame's measured probes) gives its own smallest run in "base".
 OPTIONS: dict[str, dict[str, dict[str, object]]] = {
     "sawtooth": {
-        "--beta": {"kind": "float", "zero": True, "bad": ["1", "1.5"]},
-        "--eta": {"kind": "float", "zero": True},
-        "--capacity": {"kind": "float", "zero": True},
+        "--beta": {"kind": "float", "zero": True, "domain": True, "bad": ["1", "1.5"]},
+        "--eta": {"kind": "float", "zero": True, "tiny": True, "huge": True, "domain": True},
+        "--capacity": {"kind": "float", "zero": True, "tiny": True, "huge": True,
+                       "domain": True},
         "--events": {"kind": "int", "zero": True, "size": True},
-        "--seed": {"kind": "seed"},
     },
     "fluid": {
         "--flows": {"kind": "int", "zero": True, "size": True},
         "--policy": {"kind": "choice", "words": ["fastest", "RATE-INDEPENDENT", "all "]},
-        "--probs": {"kind": "text", "bad": ["0.5", "0.5,0.6", "abc", "nan,nan", "0.5,0.5,0"]},
-        "--beta": {"kind": "text", "bad": ["1", "0", "-1", "nan", "abc", "0.5,0.5,0.5", "inf"]},
-        "--eta": {"kind": "text", "bad": ["0", "-1", "nan", "abc", "1,1,1", "1e400"]},
-        "--capacity": {"kind": "float", "zero": True},
+        "--probs": {"kind": "text", "bad": ["0.5", "0.5,0.6", "abc", "nan,nan", "0.5,0.5,0",
+                                           "NaN,1", "Infinity,0", "1e309,0"]},
+        "--beta": {"kind": "text", "bad": ["1", "0", "-1", "nan", "abc", "0.5,0.5,0.5", "inf",
+                                           "-0.0", "1e-400", "NaN,0.5", "0.5,Infinity"]},
+        "--eta": {"kind": "text", "bad": ["0", "-1", "nan", "abc", "1,1,1", "1e400", "5e-324",
+                                          "1e300", "1,NaN", "+nan,1", "Infinity", "5e-324,1"]},
+        "--capacity": {"kind": "float", "zero": True, "tiny": True, "huge": True,
+                       "domain": True},
         "--events": {"kind": "int", "zero": True, "size": True},
         "--replicas": {"kind": "int", "zero": True, "size": True},
         "--seed": {"kind": "seed"},
@@ -143,25 +174,28 @@ OPTIONS: dict[str, dict[str, dict[str, object]]] = {
         "--rate-mbps": {"kind": "float", "zero": True},
         "--buffer": {"kind": "int", "zero": True},
         "--initial-window": {"kind": "int", "zero": True, "bad": ["65"]},
-        "--granularity": {"kind": "float", "zero": True},
+        "--granularity": {"kind": "float", "zero": True, "tiny": True},
         "--min-rto": {"kind": "float", "zero": True},
         "--max-rto": {"kind": "float", "zero": True, "bad": ["0.1"]},
         "--a": {"kind": "float", "with": ("--tcp", "aimd"), "zero": True},
         "--beta": {"kind": "float", "with": ("--tcp", "aimd"), "zero": True, "bad": ["1"]},
     },
     "weighted": {
-        "--weight": {"kind": "float", "zero": True, "bad": ["1.5"]},
+        "--weight": {"kind": "float", "zero": True, "tiny": True, "domain": True,
+                     "bad": ["1.5"]},
         "--flows": {"kind": "int", "zero": True, "size": True},
-        "--duration": {"kind": "float", "zero": True, "size": True},
+        "--duration": {"kind": "float", "zero": True, "size": True, "domain": True},
         "--seed": {"kind": "seed"},
     },
     "bmc": {
         "--scenario": {"kind": "choice", "words": ["ring", "Shared", "①"]},
         "--model": {"kind": "choice", "words": ["ns3", "FLUID"]},
         "--controller": {"kind": "choice", "words": ["olia", "BMC", "🙂"]},
-        "--j-s": {"kind": "float", "zero": True, "bad": ["30"]},
-        "--k": {"kind": "float", "zero": True, "bad": ["1.5"]},
-        "--weights": {"kind": "text", "bad": ["0.5", "0.5,0.6", "a,b", "0,1", "nan,nan", ""]},
+        "--j-s": {"kind": "float", "zero": True, "tiny": True, "domain": True, "bad": ["30"]},
+        "--k": {"kind": "float", "zero": True, "domain": True, "bad": ["1.5"]},
+        "--weights": {"kind": "text", "bad": ["0.5", "0.5,0.6", "a,b", "0,1", "nan,nan", "",
+                                             "NaN,0.5", "Infinity,0", "5e-324,0.9999999999999999",
+                                             "-0.0,1"]},
         "--duration": {"kind": "float", "zero": True, "size": True, "bad": ["5"]},
         "--seed": {"kind": "seed", "with": ("--model", "packet", "--duration", "10",
                                             "--j-s", "5")},
@@ -169,7 +203,8 @@ OPTIONS: dict[str, dict[str, dict[str, object]]] = {
     "predict": {
         "--probe": {"kind": "text", "bad": ["1:", "a:b", ":10", "1", "0:10", "1:0", "1:-5",
                                             "1:nan", "1:inf", "1.5:10", "1:10:20", "1：10",
-                                            "10:20"]},
+                                            "10:20", "1:5e-324", "1:1e300", "1:Infinity",
+                                            "1:+nan", "1:1e309"]},
         "--flows": {"kind": "text", "bad": ["3-1", "0-3", "1,,2", "1-", "1,2,x",
                                             "1-1000000000", "a-b", "0"]},
         "--model": {"kind": "choice", "words": ["quadratic", "Linear"]},
@@ -239,7 +274,8 @@ _NUMBER = {"int": ["1.5", "abc", "", "1e400", "0x10", "nan"], "float": ["abc", "
 _DASHED = ["-inf", "-1e5", "-0.5,1.5", "-1:10"]  # argparse reads these as options
 
 
-def _values(spec: dict[str, object]) -> list[str]:
+def _values(spec: dict[str, object], turn: int = 0) -> list[str]:
+    """The bad values of an option (``turn``: its place among the float options)."""
     kind = spec["kind"]
     if kind == "seed":
         return ["-1", "1.5", "abc", "", "nan"]
@@ -254,6 +290,12 @@ def _values(spec: dict[str, object]) -> list[str]:
         values.append("0")
     if spec.get("size"):
         values += [HUGE, "1e30" if kind == "float" else "999999999"]
+    if kind == "float":  # the second audit's classes
+        pair = [NONFINITE[turn % 6], NONFINITE[(turn + 3) % 6]]
+        values += NONFINITE if spec.get("domain") else pair
+        for value, flag in EXTREME.items():
+            if spec.get(flag) or (flag == "huge" and spec.get("size")):
+                values.append(value)
     return values
 
 
@@ -262,11 +304,13 @@ def option_cases() -> list[Case]:
     and ``--flag=VALUE`` where it starts with '-' (both for -1 and -inf); the option without
     its value; a value starting with '-' given apart (the ``--flag=`` hint)."""
     cases: list[Case] = []
+    turn = 0
     for command, options in OPTIONS.items():
         for flag, spec in options.items():
             base = (command, *spec.get("base", BASE[command]))  # type: ignore[misc]
             extra = tuple(spec.get("with", ()))  # type: ignore[call-overload]
-            for value in dict.fromkeys(_values(spec)):
+            turn += spec["kind"] == "float"
+            for value in dict.fromkeys(_values(spec, turn)):
                 if value.startswith("-"):
                     cases.append(Case((*base, *extra, f"{flag}={value}"), flag))
                     if value in ("-1", "-inf"):
@@ -390,6 +434,15 @@ SPECIAL: list[Case] = [
     _case("--tcp", "trace", "--tcp", LONG),
     _case("--flows", "predict", "--probe", "1:10", "--probe", "10:50", "--flows", LONG),
     _case("--only", "data", "--only", LONG),
+    # the second audit's flags accepted and ignored (reliability-2026-12-02): refused now
+    _case("--seed", "bmc", "--scenario", "shared", "--duration", "20", "--seed", "5"),
+    _case("--seed", "sawtooth", "--events", "10", "--seed", "5"),
+    # its impossible fluid numbers that are refused (eta = (1e-50, 1) and capacities 1e155 and
+    # 1e-200 now compute their exact values: tests/test_fluid_domain.py)
+    _case("--eta", "fluid", "--events", "100", "--replicas", "2", "--eta=5e-324"),
+    _case("--capacity", "fluid", "--events", "100", "--replicas", "2", "--capacity=1e300"),
+    _case("--eta", "sawtooth", "--events", "50", "--eta=5e-324"),
+    _case("--capacity", "sawtooth", "--events", "50", "--capacity=1e300"),
     # the ledger's command (tcplab.ledger.command)
     _case("chapter", "claims", "nochapter"),
     _case("--summary", "claims", "sawtooth", "--summary"),
@@ -420,11 +473,61 @@ def output_cases(scratch: Path) -> list[Case]:
                      ("predict", "--probe", "1:10", "--probe", "10:50"),
                      ("run", "moments-beatdown-path"), ("sawtooth", "--help"))
     ]  # fmt: skip
+    # an encoding that cannot show the output's characters (the report's PYTHONIOENCODING=ascii
+    # tcplab claims lu: its ±), forked with that encoding (the runner's data folder holds the
+    # lu tables: tests/test_cli_battery.py)
+    cases += [
+        Case(argv, "standard output", encoding="ascii")
+        for argv in (("claims", "lu"), ("fluid", "--events", "10", "--replicas", "2"))
+    ]
     return cases
 
 
+#: each variable the commands read, and a command that reads it (and writes only there)
+ENVIRONMENT = {
+    "TCPLAB_QUICK_CACHE": ("run", "moments-beatdown-path"),
+    "TCPLAB_DATA": ("claims", "--paper", "altman", "--summary"),
+}
+#: the second audit's odd values of a variable
+ODD_VALUES = ["", "   ", "~", "~/tcplab-battery"]
+#: env cases that wait on issue 46 (lib/tcplab/registry.py, the restamp helper's item 7: '~'
+#: expanded or refused, a blank quick cache read as unset); reported, not judged, until then
+AWAITING_ISSUE_46 = {
+    ("TCPLAB_QUICK_CACHE", "   "),
+    ("TCPLAB_QUICK_CACHE", "~"),
+    ("TCPLAB_QUICK_CACHE", "~/tcplab-battery"),
+}
+
+
+#: the variables read when tcplab is imported: their cases run the installed command
+READ_AT_IMPORT = {"TCPLAB_DATA"}
+
+
+def env_cases() -> list[Case]:
+    """Every variable of :data:`ENVIRONMENT` with every value of :data:`ODD_VALUES`."""
+    return [
+        Case(argv, variable, {variable: value}, subprocess=variable in READ_AT_IMPORT,
+             expect="unset-or-error")
+        for variable, argv in ENVIRONMENT.items()
+        for value in ODD_VALUES
+    ]  # fmt: skip
+
+
+#: the fake Dask peers the runner starts (tests/cli_battery.py --peers) and their bound: the
+#: connection within --timeout 1, the case's import of Dask within 15 s more
+PEERS = ("silent", "garbage", "closes")
+
+
+def peer_cases() -> list[Case]:
+    return [
+        Case(("data", "--only", "sawtooth-paths", "--keep", "--scheduler", f"{{peer:{kind}}}",
+              "--timeout", "1"), "--scheduler", within=16.0)
+        for kind in PEERS
+    ]  # fmt: skip
+
+
 def all_cases(scratch: Path) -> list[Case]:
-    return option_cases() + SPECIAL + output_cases(scratch)
+    return option_cases() + SPECIAL + output_cases(scratch) + env_cases() + peer_cases()
 
 
 # -- the runner -------------------------------------------------------------------------------
@@ -436,6 +539,9 @@ class Outcome:
     stderr: str
     seconds: float
     cpu_s: float = 0.0
+    within: float = LIMIT_S
+    expect: str = "error"
+    left: list[str] = field(default_factory=list)  # what an odd-variable case left in its cwd
 
 
 def _child(case: Case, folder: Path) -> None:  # pragma: no cover - runs in a forked child
@@ -449,7 +555,16 @@ def _child(case: Case, folder: Path) -> None:  # pragma: no cover - runs in a fo
     err = os.open(folder / "err", os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
     os.dup2(out, 1)
     os.dup2(err, 2)
-    sys.stdout, sys.stderr = open(1, "w", closefd=False), open(2, "w", closefd=False)  # noqa: SIM115
+    sys.stdout = open(1, "w", closefd=False, encoding=case.encoding)  # noqa: SIM115
+    sys.stderr = open(2, "w", closefd=False, encoding=case.encoding, errors="backslashreplace")  # noqa: SIM115
+    for key, value in case.env.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
+    if case.expect != "error":  # an odd variable: its own folder, and HOME
+        os.environ["HOME"] = str(folder / "cwd")
+        os.chdir(folder / "cwd")
     try:
         status = cli.main(list(case.argv))
     except SystemExit as done:
@@ -465,9 +580,13 @@ def _child(case: Case, folder: Path) -> None:  # pragma: no cover - runs in a fo
     os._exit(status)
 
 
-def _start(case: Case, folder: Path) -> tuple[int, float]:
+def _start(case: Case, folder: Path, peers: dict[str, str]) -> tuple[int, float]:
     folder.mkdir(parents=True, exist_ok=True)
+    if case.expect != "error":
+        (folder / "cwd").mkdir(exist_ok=True)
     started = time.monotonic()
+    argv = tuple(peers.get(a[6:-1], a) if a.startswith("{peer:") else a for a in case.argv)
+    case = replace(case, argv=argv)
     if case.subprocess:
         env = {**os.environ}
         for key, value in case.env.items():
@@ -475,11 +594,20 @@ def _start(case: Case, folder: Path) -> tuple[int, float]:
                 env.pop(key, None)
             else:
                 env[key] = value
+        if case.expect != "error":  # an odd variable: it runs in its own folder and HOME
+            env["HOME"] = str(folder / "cwd")
+        if case.encoding != "utf-8":
+            env["PYTHONIOENCODING"] = case.encoding
         out = open(case.output if case.output != "file" else folder / "out", "wb")  # noqa: SIM115
         err = open(folder / "err", "wb")  # noqa: SIM115
-        pid = os.posix_spawn(TCPLAB, [TCPLAB, *case.argv], env,
-                             file_actions=[(os.POSIX_SPAWN_DUP2, out.fileno(), 1),
-                                           (os.POSIX_SPAWN_DUP2, err.fileno(), 2)])  # fmt: skip
+        cwd = os.getcwd()
+        os.chdir(folder / "cwd" if case.expect != "error" else cwd)
+        try:
+            pid = os.posix_spawn(TCPLAB, [TCPLAB, *case.argv], env,
+                                 file_actions=[(os.POSIX_SPAWN_DUP2, out.fileno(), 1),
+                                               (os.POSIX_SPAWN_DUP2, err.fileno(), 2)])  # fmt: skip
+        finally:
+            os.chdir(cwd)
         out.close()
         err.close()
         return pid, started
@@ -489,8 +617,11 @@ def _start(case: Case, folder: Path) -> tuple[int, float]:
     return pid, started
 
 
-def play(cases: list[Case], scratch: Path, at_once: int = 2) -> list[Outcome]:
-    """Every case, ``at_once`` at a time, each killed after :data:`LIMIT_S`."""
+def play(
+    cases: list[Case], scratch: Path, at_once: int = 2, peers: dict[str, str] | None = None
+) -> list[Outcome]:
+    """Every case, ``at_once`` at a time, each killed after :data:`LIMIT_S`; ``peers`` maps
+    a fake peer's kind to its address."""
     import signal
 
     todo = list(enumerate(cases))
@@ -499,11 +630,11 @@ def play(cases: list[Case], scratch: Path, at_once: int = 2) -> list[Outcome]:
     while todo or running:
         while todo and len(running) < at_once:
             i, case = todo.pop(0)
-            pid, started = _start(case, scratch / str(i))
+            pid, started = _start(case, scratch / str(i), peers or {})
             running[pid] = (i, case, started)
         pid, wait_status, usage = os.wait4(-1, os.WNOHANG)
         if pid == 0:
-            time.sleep(0.005)
+            time.sleep(0.002)
             for pid, (i, case, started) in list(running.items()):
                 if time.monotonic() - started > LIMIT_S:
                     os.kill(pid, signal.SIGKILL)
@@ -515,10 +646,51 @@ def play(cases: list[Case], scratch: Path, at_once: int = 2) -> list[Outcome]:
         status = os.waitstatus_to_exitcode(wait_status)
         stderr = (scratch / str(i) / "err").read_text(encoding="utf-8", errors="replace")
         cpu = usage.ru_utime + usage.ru_stime
+        cwd = scratch / str(i) / "cwd"
+        left = sorted(p.name for p in cwd.iterdir()) if cwd.is_dir() else []
         outcomes[i] = Outcome(
-            case.label, case.name, status, stderr, time.monotonic() - started, cpu
-        )
+            case.label, case.name, status, stderr, time.monotonic() - started, cpu,
+            case.within, case.expect, left,
+        )  # fmt: skip
     return [outcomes[i] for i in range(len(cases))]
+
+
+def fake_peers() -> None:  # pragma: no cover - its own process (``--peers``)
+    """Listen on 127.0.0.1 for each kind of :data:`PEERS`, print ``KIND PORT`` lines, and
+    serve until killed: accept and say nothing, send 4 KiB of random bytes, or close."""
+    import socket
+    import threading
+
+    held = []
+
+    def serve(kind: str, listener: socket.socket) -> None:
+        while True:
+            peer, _ = listener.accept()
+            if kind == "garbage":
+                try:
+                    peer.sendall(os.urandom(4096))
+                except OSError:
+                    pass
+            if kind == "closes":
+                peer.close()
+            else:
+                held.append(peer)
+
+    for kind in PEERS:
+        listener = socket.socket()
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(64)
+        print(kind, listener.getsockname()[1], flush=True)
+        threading.Thread(target=serve, args=(kind, listener), daemon=True).start()
+    threading.Event().wait()
+
+
+def _start_peers() -> tuple[subprocess.Popen[str], dict[str, str]]:
+    peers = subprocess.Popen([sys.executable, __file__, "--peers"], stdout=subprocess.PIPE,
+                             text=True)  # fmt: skip
+    assert peers.stdout is not None
+    found = dict(peers.stdout.readline().split() for _ in PEERS)
+    return peers, {kind: f"tcp://127.0.0.1:{port}" for kind, port in found.items()}
 
 
 def warm_up() -> None:
@@ -548,13 +720,20 @@ def main() -> None:
     (scratch / "a-file").write_text("a regular file, not a folder\n")
     warm_up()
     cases = all_cases(scratch)[part::parts]
+    peers, addresses = _start_peers()
     started = time.monotonic()
-    outcomes = play(cases, scratch / f"part{part}", at_once=1)
+    try:
+        outcomes = play(cases, scratch / f"part{part}", at_once=1, peers=addresses)
+    finally:
+        peers.kill()
+        peers.wait()
     report = {"seconds": time.monotonic() - started, "outcomes": [asdict(o) for o in outcomes]}
     out.write_text(json.dumps(report), encoding="utf-8")
 
 
 if __name__ == "__main__":
+    if sys.argv[1:] == ["--peers"]:
+        fake_peers()
     for _variable in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[_variable] = "1"  # before numpy: no BLAS threads in a process that forks
     main()

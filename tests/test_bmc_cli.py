@@ -82,12 +82,19 @@ def test_bmc_packet_runs_and_moves_weights() -> None:
         (["bmc", "--scenario", "shared", "--weights", "a,b"], ["--weights=", "a,b"]),
         (["bmc", "--scenario", "shared", "--k", "2"], ["--k=2", "(0, 1]"]),
         (["bmc", "--scenario", "shared", "--k", "0"], ["--k=0", "(0, 1]"]),
-        (["bmc", "--scenario", "shared", "--j-s", "0"], ["--j-s=0", "(0, inf)"]),
-        (["bmc", "--scenario", "shared", "--j-s", "-5"], ["--j-s=-5", "(0, inf)"]),
+        (["bmc", "--scenario", "shared", "--j-s", "0"], ["--j-s=0", "[1e-300, inf)"]),
+        (["bmc", "--scenario", "shared", "--j-s", "-5"], ["--j-s=-5", "[1e-300, inf)"]),
+        (["bmc", "--scenario", "shared", "--j-s=5e-324", "--duration=1e-320"], ["--j-s=5e-324"]),
+        (
+            ["bmc", "--scenario", "shared", "--weights=5e-324,0.9999999999999999"],
+            ["--weights[0]=5e-324", "[1e-300, 1)"],
+        ),
+        (["bmc", "--scenario", "shared", "--seed", "5"], ["--seed=5", "--model packet only"]),
         (["bmc", "--scenario", "ring"], ["--scenario", "ring", "pooling"]),
         (["bmc", "--scenario", "shared", "--controller", "lia"], ["--controller lia", "packet"]),
         (["bmc", "--scenario", "shared", "--duration", "5"], ["--duration=5", "[10, 3600]"]),
-        (["weighted", "--weight", "1.5", "--flows", "2"], ["--weight=1.5", "(0, 1]"]),
+        (["weighted", "--weight", "1.5", "--flows", "2"], ["--weight=1.5", "[0.00011, 1]"]),
+        (["weighted", "--weight=1e-200", "--flows", "2"], ["--weight=1e-200", "[0.00011, 1]"]),
         (["weighted", "--weight", "0.5", "--flows", "0"], ["--flows=0", "[1, 500]"]),
         (["bmc", "--scenario", "shared", "--weights", "0,1"], ["--weights[0]=0", "(0, 1)"]),
         (["bmc", "--scenario", "pooling", "--model", "packet", "--k", "1.5"], ["--k=1.5"]),
@@ -114,3 +121,25 @@ def test_the_installed_command_prints_one_line() -> None:
     )  # fmt: skip
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.strip().count("\n") == 0 and "--k=3" in done.stderr
+
+
+def test_an_impossible_fluid_result_is_one_line_and_status_1(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A source above the links' total rate (the sum of every link's Mb/s bounds what any
+    source can get) is never printed: the command stops at the result check."""
+    from dataclasses import replace
+
+    from tcplab import multipath
+
+    manage = multipath.manage
+
+    def inflated(*args: object, **options: object) -> multipath.FluidRun:
+        run = manage(*args, **options)  # type: ignore[arg-type]
+        return replace(run, sources={name: 1e3 for name in run.sources})
+
+    monkeypatch.setattr(multipath, "manage", inflated)
+    assert main(["bmc", "--scenario", "shared", "--duration", "20"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1
+    assert "the bmc fluid model computed a source's Mb/s 1000.0 outside [0, 46]" in captured.err

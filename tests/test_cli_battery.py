@@ -28,10 +28,18 @@ UNTIMED = re.compile(r'"(wall_s|packets_per_wall_s)": [-+0-9.eE]+')
 
 
 def _judge(outcome: dict) -> str | None:
-    """What is wrong with one case's outcome (None: it failed as it should)."""
+    """What is wrong with one case's outcome (None: it failed as it should; for an odd
+    variable, ``expect`` ``unset-or-error``: or it ran as if unset, leaving nothing behind)."""
     lines = [line for line in outcome["stderr"].splitlines() if line.strip()]
     if outcome["status"] == "timeout":
         return f"still running after {battery.LIMIT_S:.0f} s"
+    if outcome.get("seconds", 0.0) > outcome.get("within", battery.LIMIT_S):
+        return f"took {outcome['seconds']:.1f} s, more than its {outcome['within']:g} s"
+    if outcome.get("expect") == "unset-or-error":  # never litter, whether it runs or refuses
+        if outcome.get("left"):
+            return f"left {outcome['left']} in its working folder"
+        if outcome["status"] == 0:
+            return None
     if outcome["status"] == 0:
         return "exit status 0"
     if "Traceback" in outcome["stderr"]:
@@ -46,10 +54,12 @@ def _judge(outcome: dict) -> str | None:
 def test_every_bad_invocation_is_one_line_naming_the_flag(tmp_path: Path) -> None:
     """The whole battery, in two runner processes (one per core), each case forked from a
     runner that imported the models once; the test reports every case that fails."""
-    data = tmp_path / "data"  # the data cases may reach the data folder: a copy of one table
-    data.mkdir()
-    for suffix in (".csv", ".meta.json"):
-        shutil.copy(ROOT / "data" / f"sawtooth-paths{suffix}", data)
+    data = tmp_path / "data"  # the data cases may reach the data folder: a copy of one table,
+    data.mkdir()  # and of the tables `claims lu` reads (its case: an ascii standard output)
+    shipped = [ROOT / "data" / f"sawtooth-paths{suffix}" for suffix in (".csv", ".meta.json")]
+    shipped += sorted((ROOT / "data").glob("lu-*"))
+    for path in shipped:
+        shutil.copy(path, data)
     env = {**os.environ, "TCPLAB_DATA": str(data), "TCPLAB_QUICK_CACHE": str(tmp_path / "q")}
     parts = 2
     runners = [
@@ -69,16 +79,34 @@ def test_every_bad_invocation_is_one_line_naming_the_flag(tmp_path: Path) -> Non
         assert runner.wait(timeout=1200) == 0
     reports = [json.loads((tmp_path / f"{i}.json").read_text()) for i in range(parts)]
     outcomes = [o for report in reports for o in report["outcomes"]]
-    assert len(outcomes) == len(battery.all_cases(tmp_path)) > 900
-    failures = [f"{o['label']}: {why}" for o in outcomes if (why := _judge(o))]
+    cases = battery.all_cases(tmp_path)
+    assert len(outcomes) == len(cases) > 900
+    played = [case for i in range(parts) for case in cases[i::parts]]  # the runners' order
+    awaiting = [_awaiting(case) for case in played]
+    waiting = [
+        o["label"] + (f": {why}" if (why := _judge(o)) else ": now passes, drop it")
+        for o, wait in zip(outcomes, awaiting, strict=True)
+        if wait
+    ]
+    failures = [
+        f"{o['label']}: {why}"
+        for o, wait in zip(outcomes, awaiting, strict=True)
+        if not wait and (why := _judge(o))
+    ]
     cpu = sum(o["cpu_s"] for o in outcomes)
     slowest = max(outcomes, key=lambda o: o["seconds"])
-    print(f"{len(outcomes)} cases, {cpu:.1f} s of CPU in the cases, slowest "
-          f"{slowest['seconds']:.1f} s ({slowest['label']})")  # fmt: skip
+    longest = max(r["seconds"] for r in reports)
+    print(f"{len(outcomes)} cases, {cpu:.1f} s of CPU in the cases, {longest:.1f} s per "
+          f"runner, slowest {slowest['seconds']:.1f} s ({slowest['label']})")  # fmt: skip
+    print("awaiting issue 46 (lib/tcplab/registry.py), not judged:\n  " + "\n  ".join(waiting))
     assert not failures, f"{len(failures)} of {len(outcomes)} cases:\n" + "\n".join(failures)
     # the data folder the data cases saw is the one they were given, untouched
-    assert sorted(p.name for p in data.iterdir()) == ["sawtooth-paths.csv",
-                                                      "sawtooth-paths.meta.json"]  # fmt: skip
+    assert sorted(p.name for p in data.iterdir()) == sorted(p.name for p in shipped)
+
+
+def _awaiting(case: battery.Case) -> bool:
+    """An odd-variable case whose fix is issue 46's (battery.AWAITING_ISSUE_46)."""
+    return any((case.name, value) in battery.AWAITING_ISSUE_46 for value in case.env.values())
 
 
 def test_the_judge_can_fail() -> None:
@@ -91,6 +119,12 @@ def test_the_judge_can_fail() -> None:
     assert "2 lines" in str(_judge({**good, "stderr": good["stderr"] + "usage: tcplab\n"}))
     traceback = "Traceback (most recent call last):\n  File x\nValueError: flows\n"
     assert "traceback" in str(_judge({**good, "stderr": traceback, "status": 1}))
+    assert "more than its 16 s" in str(_judge({**good, "seconds": 17.0, "within": 16.0}))
+    odd = {**good, "status": 0, "stderr": "", "expect": "unset-or-error"}
+    assert _judge({**odd, "left": []}) is None
+    assert "left ['   ']" in str(_judge({**odd, "left": ["   "]}))
+    assert _judge({**odd, "status": 1, "stderr": "tcplab: error: --flows ~\n"}) is None
+    assert "left ['~']" in str(_judge({**odd, "status": 1, "left": ["~"]}))
 
 
 def test_the_battery_covers_every_option_of_every_command() -> None:

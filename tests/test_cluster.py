@@ -8,9 +8,11 @@ pool loop (``morris.runs.run_all``, which made the shipped data), and a serial l
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -254,3 +256,86 @@ def test_a_local_cluster_listens_on_loopback_only(tmp_path: Path) -> None:
     assert len(listening) >= 3, report  # scheduler, its HTTP server, nanny, worker, ...
     assert report["scheduler"].startswith("tcp://127.0.0.1:")
     assert all(ip in ("127.0.0.1", "::1") for _, ip, _ in listening), listening
+
+
+# ---- --scheduler against peers that are no scheduler (the referee's fakes, 2026-12-02) ------
+@contextlib.contextmanager
+def _fake_peer(kind: str) -> Iterator[str]:
+    """A TCP peer on 127.0.0.1 that accepts and then stays silent, sends 4 KiB of random bytes,
+    or closes at once; yields its tcp:// address."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(16)
+    listener.settimeout(0.2)
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                peer, _ = listener.accept()
+            except TimeoutError:
+                continue
+            if kind == "garbage":
+                with contextlib.suppress(OSError):
+                    peer.sendall(np.random.default_rng(len(held)).bytes(4096))
+            if kind == "closes":
+                peer.close()
+            else:
+                held.append(peer)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield f"tcp://127.0.0.1:{listener.getsockname()[1]}"
+    finally:
+        stop.set()
+        thread.join(5)
+        for peer in held:
+            peer.close()
+        listener.close()
+
+
+@pytest.mark.parametrize("kind", ["silent", "garbage"])
+def test_a_peer_that_is_no_scheduler_is_one_line_within_the_timeout(kind: str) -> None:
+    """The whole connection, Dask's handshake included, within --timeout 3 (the silent peer
+    held the command for good: killed at 75 s), one line naming --scheduler, status 2, and no
+    ``Client.__del__`` traceback as the interpreter exits (the garbage peer's 9 lines). The
+    installed command, so that the exit is part of what is checked (the battery's forked cases
+    end with os._exit); its start (imports) is allowed 10 s more. The peer that closes at once
+    is the battery's and connect()'s below."""
+    with _fake_peer(kind) as address:
+        started = time.monotonic()
+        done = subprocess.run(
+            [str(Path(sys.executable).parent / "tcplab"), "data", "--only", "morris-series",
+             "--scheduler", address, "--timeout", "3"],
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        elapsed = time.monotonic() - started
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"tcplab: error: --scheduler {address}: ")
+    assert "within 3 s" in lines[0]
+    assert elapsed < 13
+
+
+@pytest.mark.parametrize("kind", ["silent", "garbage", "closes"])
+def test_connect_itself_ends_within_its_timeout(kind: str) -> None:
+    from tcplab.cluster import connect
+
+    with _fake_peer(kind) as address:
+        started = time.monotonic()
+        with pytest.raises(ValueError, match=r"^--scheduler tcp://127\.0\.0\.1:\d+: no Dask"):
+            connect(address, timeout=1.5)
+        assert time.monotonic() - started < 1.5 + 1.0
+
+
+def test_a_real_scheduler_still_connects(cluster: DaskExecutor) -> None:
+    """The probe (handshake, identity) lets the LocalCluster's scheduler through."""
+    from tcplab.cluster import connect
+
+    client = connect(cluster.client.scheduler.address, timeout=10)
+    try:
+        assert client.submit(np.sqrt, 16.0).result(timeout=30) == 4.0
+    finally:
+        client.close()

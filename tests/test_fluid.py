@@ -275,14 +275,14 @@ def path_integrals(path: fluid.SamplePath) -> tuple[np.ndarray, np.ndarray, floa
     ],
 )
 def test_lazy_integrals_equal_the_path_integrals(policy: object, beta: object, eta: object) -> None:
-    """The engine's telescoped sums (blocks, re-basing) against the drawn path (white box)."""
+    """The engine's sums by pieces (blocks, re-basing) against the drawn path (white box)."""
     start, events, seed = np.array([0.1, 0.25, 0.05]), 2500, 8
     path = sample_path(3, policy, beta=beta, eta=eta, events=events, seed=seed, start=start)
     model = fluid._prepare(3, policy, None, 1.0, beta, eta)
     run = fluid._Run(
         model, start[None, :], np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
     )
-    tally = fluid._Tally(run)
+    tally = fluid.Tally(run)
     run.advance(events, tally)
     time, first, second, agg_second = tally.integrals(run)
     want_first, want_second, want_agg = path_integrals(path)
@@ -295,6 +295,16 @@ def test_lazy_integrals_equal_the_path_integrals(policy: object, beta: object, e
 # ---- properties -------------------------------------------------------------------------------
 
 
+def draw_policy(draw: st.DrawFn, n: int) -> tuple[str, list[float] | None]:
+    """Any policy by name and, for rate-independent, maybe probabilities (zeros allowed)."""
+    policy = draw(st.sampled_from(POLICY_NAMES))
+    probs = None
+    if policy == "rate-independent" and draw(st.booleans()):
+        weights = np.array(draw(st.lists(st.floats(0.0, 1.0), min_size=n, max_size=n)))
+        probs = (weights / weights.sum()).tolist() if weights.sum() > 0 else None
+    return policy, probs
+
+
 @st.composite
 def models(draw: st.DrawFn) -> dict:
     n = draw(st.integers(1, 5))
@@ -305,11 +315,7 @@ def models(draw: st.DrawFn) -> dict:
     eta = draw(st.floats(0.1, 10.0))
     if draw(per_flow):
         eta = draw(st.lists(st.floats(0.1, 10.0), min_size=n, max_size=n))
-    policy = draw(st.sampled_from(POLICY_NAMES))
-    probs = None
-    if policy == "rate-independent" and draw(st.booleans()):
-        weights = np.array(draw(st.lists(st.floats(0.0, 1.0), min_size=n, max_size=n)))
-        probs = (weights / weights.sum()).tolist() if weights.sum() > 0 else None
+    policy, probs = draw_policy(draw, n)
     return {
         "flows": n,
         "policy": policy,

@@ -220,6 +220,10 @@ def test_the_cli_offers_every_variant():
         (["--buffer", "0"], ["buffer=0", "[1, inf)"]),
         (["--initial-window", "65"], ["initial_window=65", "[1, 64]"]),
         (["--granularity", "0"], ["granularity=0", "(0, inf)"]),
+        # x / G overflowed at the smallest double (an OverflowError traceback): the RTO is an
+        # exact multiple of G only for G >= max_rto / 2^53
+        (["--granularity=5e-324"], ["--granularity=5e-324", "[7.11e-15, inf)", "--max-rto 64"]),
+        (["--granularity=1e-12", "--max-rto=1e6"], ["[1.11e-10, inf)", "--max-rto 1e+06"]),
         (["--min-rto", "0"], ["min_rto=0", "(0, inf)"]),
         (["--max-rto", "0.1"], ["max_rto=0.1", "[0.2, inf)"]),
         (["--tcp", "vegas"], ["--tcp", "vegas", "newreno"]),

@@ -9,14 +9,22 @@ finish, and returns the results in the order of the tasks. Dask reruns the tasks
 that dies; an interruption (Ctrl-C) cancels the futures still pending, and since a result is
 stored only once its experiment returns, data/ is left as it was. The workers must have the
 same tcplab installed (tasks are pickled by reference to their module-level function).
+
+Connecting is bounded by ``timeout`` as a whole: Dask's own ``Client(timeout=)`` bounds the TCP
+connect but not the handshake that follows (a peer that accepts and never speaks held it for
+good), so :func:`connect` first asks the peer who it is over one Dask connection under an
+``asyncio`` deadline, and only a peer that answers as a scheduler gets a ``Client``, itself
+built under what is left of the deadline.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import CancelledError
 from contextlib import contextmanager
@@ -71,25 +79,96 @@ class DaskExecutor:
         return results
 
 
-def connect(scheduler: str, timeout: float = 10.0) -> Client:
-    """A client of the Dask scheduler at ``scheduler`` (``tcp://HOST:PORT``); a ValueError
-    naming the ``--scheduler`` flag when the address is malformed or nothing answers within
-    ``timeout`` seconds."""
+class _NotAScheduler(Exception):
+    """The peer spoke, but not as a Dask scheduler."""
+
+
+async def _identify(scheduler: str, timeout: float) -> None:
+    """One Dask connection to ``scheduler``: the handshake, then its ``identity``; raises
+    unless the answer is a scheduler's (the caller bounds the whole by a deadline)."""
+    from distributed.comm import connect as dask_connect
+
+    comm = await dask_connect(scheduler, timeout=timeout)
+    try:
+        await comm.write({"op": "identity", "reply": True})
+        answer = await comm.read()
+    finally:
+        comm.abort()
+    if not isinstance(answer, dict) or not isinstance(answer.get("type"), str):
+        raise _NotAScheduler(f"it answered {str(answer)[:60]!r}, not a scheduler's identity")
+    if answer["type"] in ("Worker", "Nanny"):
+        raise _NotAScheduler(f"it is a Dask {answer['type'].lower()}, not the scheduler")
+
+
+def _probe(scheduler: str, timeout: float) -> None:
+    """:func:`_identify` within ``timeout`` seconds, whatever the peer does."""
+
+    async def bounded() -> None:
+        await asyncio.wait_for(_identify(scheduler, timeout), timeout)
+
+    try:
+        asyncio.run(bounded())
+    except (OSError, TimeoutError, _NotAScheduler):
+        raise
+    except Exception as error:  # bytes that are no Dask message (any decoding error)
+        detail = " ".join(str(error).split()) or type(error).__name__
+        raise _NotAScheduler(f"it does not speak Dask's protocol: {detail[:60]}") from None
+
+
+def _client_within(scheduler: str, timeout: float) -> Client:
+    """``Client(scheduler)`` built in a thread that may take ``timeout`` seconds: a peer that
+    answered the probe and then stalls cannot hold the command."""
     from distributed import Client
 
+    made: list[Client] = []
+    failed: list[BaseException] = []
+
+    def build() -> None:
+        try:
+            made.append(Client(scheduler, timeout=timeout, set_as_default=False))
+        except BaseException as error:  # handed to the caller's thread
+            failed.append(error)
+
+    builder = threading.Thread(target=build, name="tcplab-dask-connect", daemon=True)
+    builder.start()
+    builder.join(timeout + 1.0)
+    if failed:
+        raise failed[0]
+    if not made:
+        raise TimeoutError(f"the client was not connected within {timeout:g} s")
+    return made[0]
+
+
+def connect(scheduler: str, timeout: float = 10.0) -> Client:
+    """A client of the Dask scheduler at ``scheduler`` (``tcp://HOST:PORT``); a ValueError
+    naming the ``--scheduler`` flag when the address is malformed or no scheduler answers
+    within ``timeout`` seconds (the TCP connection, Dask's handshake and the client's
+    registration together)."""
     check_range("timeout", timeout, 0.1, 3600.0)
     if not ADDRESS.match(scheduler):
         raise ValueError(
             f"--scheduler {scheduler!r} is not a scheduler address; expected tcp://HOST:PORT"
         )
+    deadline = time.monotonic() + timeout
     try:
-        return Client(scheduler, timeout=timeout, set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as error:
-        reason = " ".join(str(error).split()) or type(error).__name__
+        _probe(scheduler, timeout)
+        return _client_within(scheduler, max(0.1, deadline - time.monotonic()))
+    except Exception as error:  # whatever the peer sent: one line naming the flag
         raise ValueError(
             f"--scheduler {scheduler}: no Dask scheduler answered within {timeout:g} s "
-            f"({reason[:120]})"
+            f"({_reason(error)[:120]})"
         ) from None
+
+
+def _reason(error: Exception) -> str:
+    """What went wrong with the peer, in a few words."""
+    from distributed.comm import CommClosedError
+
+    if isinstance(error, TimeoutError | asyncio.TimeoutError):
+        return "nothing answered as a Dask scheduler in time"
+    if isinstance(error, CommClosedError | ConnectionError):
+        return "the peer closed the connection"
+    return " ".join(str(error).split()) or type(error).__name__
 
 
 @contextmanager

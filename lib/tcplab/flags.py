@@ -36,6 +36,10 @@ __all__ = [
 MOST_FLOWS_PREDICTED = 10_000
 #: a value longer than this is shown by its start and its length
 LONGEST_SHOWN = 60
+#: a probe's throughput: Lu et al.'s fit squares it (y = n^2 / T^2), finite and normal for
+#: every n up to MOST_FLOWS_PREDICTED only while T lies within float64's 1.3e154 (its square
+#: root of 1.8e308), with four decades of margin
+PROBE_THROUGHPUT = (1e-150, 1e150)
 #: the end of the help of every command with size flags: where a larger run belongs
 LARGER_RUNS = (
     "Size flags are bounded so that a run takes at most a few minutes of one core. A larger "
@@ -80,7 +84,7 @@ def levels(flag: str, text: str, most: int = MOST_FLOWS_PREDICTED) -> list[int]:
 
 def probe_pairs(texts: Sequence[str], most: int = MOST_FLOWS_PREDICTED) -> list[tuple[int, float]]:
     """``--probe N:THROUGHPUT`` values, checked: N in [1, most], all different, throughputs
-    finite and > 0."""
+    in :data:`PROBE_THROUGHPUT`."""
     pairs: list[tuple[int, float]] = []
     for text in texts:
         n_text, _, bw_text = text.partition(":")
@@ -95,6 +99,12 @@ def probe_pairs(texts: Sequence[str], most: int = MOST_FLOWS_PREDICTED) -> list[
         if not (bw > 0 and math.isfinite(bw)):
             raise UsageError(
                 f"--probe {text}: throughput={bw_text} is outside the allowed range (0, inf)"
+            )
+        low, high = PROBE_THROUGHPUT
+        if not low <= bw <= high:
+            raise UsageError(
+                f"--probe {text}: throughput={bw_text} is outside the allowed range "
+                f"[{low:g}, {high:g}] (the fit squares it)"
             )
         if n in [m for m, _ in pairs]:
             raise UsageError(

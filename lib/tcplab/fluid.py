@@ -3,8 +3,12 @@
 Between link congestion times every rate grows linearly, so the next congestion time solves a
 linear equation and the time integrals of x and x**2 are closed forms: no time stepping. Each
 connection is kept as an offset ``y_i = x_i - eta_i t`` that changes only when the connection is
-signalled, the integrals are collected lazily from the rates at its drops (they telescope), and
-many independent replicas advance together as numpy vectors.
+signalled, its integrals are collected one linear piece (from one of its drops to the next) at
+a time, and many independent replicas advance together as numpy vectors.
+
+The model runs in units of the capacity (rates x / c, increases eta / c); its input ranges are
+derived from what float64 computes there, and every result is checked after the run
+(:mod:`tcplab.fluid_domain`).
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from .checks import check_int, check_per_flow, check_range
+from .fluid_domain import ResultOutOfRange, check_rates, in_unit_interval
+from .fluid_tally import Tally
 from .policies import LossPolicy, make_policy
 from .stats import t975
 
@@ -102,12 +108,15 @@ class SamplePath:
 
 @dataclass(frozen=True)
 class _Model:
+    """The checked inputs; the runs see ``rate`` (eta / c) and rates in units of c."""
+
     policy: LossPolicy
     capacity: float
     beta: np.ndarray  # (N,)
     eta: np.ndarray  # (N,)
     flows: int
-    eta_total: float
+    rate: np.ndarray  # (N,) eta / capacity
+    rate_total: float
 
 
 def simulate(
@@ -145,22 +154,21 @@ def simulate(
         size = min(CHUNK_REPLICAS, replicas - j * CHUNK_REPLICAS)
         rng = np.random.default_rng(child)
         shares = rng.exponential(size=(size, model.flows))
-        start = shares / shares.sum(axis=1, keepdims=True) * (model.beta.mean() * model.capacity)
+        start = shares / shares.sum(axis=1, keepdims=True) * model.beta.mean()
         run = _Run(model, start, rng)
         run.advance(warmup_events, None)
-        tally = _Tally(run)
+        tally = Tally(run)
         run.advance(events, tally)
         parts.append(tally.integrals(run))
     time, first, second, agg_second = (np.concatenate(p) for p in zip(*parts, strict=True))
-    c = model.capacity
     stats: dict[str, Any] = {}
-    for name, num, unit in (
-        ("aggregate", first.sum(axis=1), c),
-        ("per_flow", first, c),
-        ("second_moment", second, c * c),
-        ("aggregate_second_moment", agg_second, c * c),
+    for name, num in (
+        ("aggregate", first.sum(axis=1)),
+        ("per_flow", first),
+        ("second_moment", second),
+        ("aggregate_second_moment", agg_second),
     ):
-        mean, ci = _ratio(num, time, unit)
+        mean, ci = _ratio(name, num, time)
         scalar = mean.ndim == 0
         stats[name], stats[f"{name}_ci"] = (float(mean), float(ci)) if scalar else (mean, ci)
     return FluidResult(
@@ -191,9 +199,10 @@ def sample_path(
     events = check_int("events", events, 1, _SAMPLE_PATH_MAX_EVENTS)
     seed = check_int("seed", seed, 0)
     n, c = model.flows, model.capacity
-    rates = model.beta * c / n if start is None else check_per_flow("start", start, n, 0.0, c)
-    if rates.sum() > c * (1.0 + 1e-12):
-        raise ValueError(f"start={rates.tolist()!r} sums to {rates.sum():g} > capacity={c:g}")
+    given = None if start is None else check_per_flow("start", start, n, 0.0, c)
+    if given is not None and given.sum() > c * (1.0 + 1e-12):
+        raise ValueError(f"start={given.tolist()!r} sums to {given.sum():g} > capacity={c:g}")
+    rates = model.beta / n if given is None else given / c  # in units of c
     rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
     run = _Run(model, rates[None, :], rng)
     times, signalled = np.zeros(events + 1), np.zeros((events + 1, n), dtype=bool)
@@ -203,6 +212,10 @@ def sample_path(
         times[k] = run.origin[0] + t_event[0]
         before[k], signalled[k] = x[0], mask[0]
         after[k] = np.where(mask[0], model.beta * x[0], x[0])
+    if not (np.all(np.isfinite(times)) and np.all(np.diff(times) >= 0)):
+        raise _broken("sample_path", "congestion times that are not finite and increasing")
+    in_unit_interval("the aggregate rate / c", before.sum(axis=1))
+    before, after = (in_unit_interval("a rate / c", x) * c for x in (before, after))
     for array in (times, before, after, signalled):
         array.setflags(write=False)
     return SamplePath(times, before, after, signalled, **_common(model))
@@ -216,16 +229,17 @@ class _Run:
 
     def __init__(self, model: _Model, start: np.ndarray, rng: np.random.Generator) -> None:
         self.model, self.rng = model, rng
-        self.y = np.array(np.asarray(start, dtype=float).T, order="C")  # (N, R)
+        self.y = np.array(np.asarray(start, dtype=float).T, order="C")  # (N, R), units of c
         n, replicas = self.y.shape
-        self.t = (model.capacity - self.y.sum(axis=0)) / model.eta_total
+        self.t = (1.0 - self.y.sum(axis=0)) / model.rate_total
         self.origin = np.zeros(replicas)
         self.policy_state = model.policy.initial_state(replicas, n)
         self.rows = np.arange(replicas)
-        self.eta_col = model.eta[:, None]
-        self.gain = (1.0 - model.beta) / model.eta_total  # time added per unit of rate dropped
+        self.eta_col = model.rate[:, None]
+        self.gain = (1.0 - model.beta) / model.rate_total  # time added per unit of rate dropped
+        self.tally: Tally | None = None  # the measurement under way, if any
 
-    def advance(self, n_events: int, tally: _Tally | None) -> None:
+    def advance(self, n_events: int, tally: Tally | None) -> None:
         """Run ``n_events`` congestion events in every replica, then re-base at the last one."""
         if self.model.policy.signals_one:
             self._advance_one(n_events, tally)
@@ -240,7 +254,7 @@ class _Run:
         rates = self.y + self.eta_col * self.t
         return np.maximum(rates, 0.0, out=rates)
 
-    def step(self, tally: _Tally | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def step(self, tally: Tally | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """One congestion event for any policy: (event time, rates before (R, N), mask (R, N))."""
         m = self.model
         t_event = self.t.copy()
@@ -249,12 +263,12 @@ class _Run:
         dropped = np.where(mask, (1.0 - m.beta[:, None]) * rates, 0.0)
         self.y -= dropped
         total_drop = dropped.sum(axis=0)
-        self.t += total_drop / m.eta_total
+        self.t += total_drop / m.rate_total
         if tally is not None:
-            tally.add_mask(mask, rates, total_drop)
+            tally.add_mask(mask, rates, total_drop, t_event, self.eta_col)
         return t_event, rates.T, mask.T
 
-    def _advance_one(self, n_events: int, tally: _Tally | None) -> None:
+    def _advance_one(self, n_events: int, tally: Tally | None) -> None:
         """Events signalling one connection each: O(1) work per replica and event.
 
         Rate-independent policies draw a block of choices ahead and never form all the rates.
@@ -263,11 +277,12 @@ class _Run:
         n, replicas = self.y.shape
         flat_y, t = self.y.reshape(-1), self.t
         # a parameter shared by all connections stays a scalar: cheaper than gathering it
-        eta, beta, gain = (v[0] if np.all(v == v[0]) else v for v in (m.eta, m.beta, self.gain))
+        eta, beta, gain = (v[0] if np.all(v == v[0]) else v for v in (m.rate, m.beta, self.gain))
         e, b, g = eta, beta, gain
         per_flow = np.ndim(eta) + np.ndim(beta) > 0
         block = int(min(1024, max(16, _BLOCK_ELEMENTS // replicas)))
         ym, et, tmp = np.empty((3, replicas))
+        last = None if tally is None else tally.last  # per (flow, replica): its last drop time
         done = 0
         while done < n_events:
             steps = min(block, n_events - done)
@@ -277,6 +292,7 @@ class _Run:
             else:
                 picks, flat = np.empty((2, steps, replicas), dtype=np.intp)
             xs = np.empty((steps, replicas))
+            dts = np.empty((steps, replicas))  # per event: time since the connection's last drop
             for k in range(steps):
                 pick, idx, x = picks[k], flat[k], xs[k]
                 if not policy.rate_independent:
@@ -293,10 +309,15 @@ class _Run:
                 np.multiply(x, b, out=tmp)
                 tmp -= et
                 flat_y[idx] = tmp  # the new offset: beta x - eta t
+                if last is not None:
+                    np.take(last, idx, out=tmp)
+                    np.subtract(t, tmp, out=dts[k])
+                    last[idx] = t
                 np.multiply(x, g, out=tmp)
                 t += tmp
             if tally is not None:
-                tally.add_one(flat, xs, beta if np.ndim(beta) == 0 else beta[picks])
+                pieces = [v if np.ndim(v) == 0 else v[picks] for v in (eta, beta)]
+                tally.add_one(flat, xs, dts, *pieces)
             self._rebase(t - g * xs[-1])
             done += steps
 
@@ -305,53 +326,8 @@ class _Run:
         self.origin += t_last
         self.y += self.eta_col * t_last
         self.t -= t_last
-
-
-class _Tally:
-    """Sums over measured events that telescope into exact integrals of x, x**2 and A**2."""
-
-    def __init__(self, run: _Run) -> None:
-        self.start = run.y.copy()  # rates just after the last warm-up event (or at t = 0)
-        self.t0 = run.origin.copy()
-        self.drop2 = np.zeros(run.y.size)  # per (flow, replica): sum of x**2 at its drops
-        self.drop3 = np.zeros(run.y.size)
-        self.cubes = np.zeros(run.y.shape[1])  # sum of c**3 - a**3, a: aggregate after a drop
-        self.capacity = run.model.capacity
-
-    def add_one(self, flat: np.ndarray, xs: np.ndarray, beta_k: Any) -> None:
-        """Events where connection ``flat // R`` of replica ``flat % R`` dropped from ``xs``."""
-        squares = xs * xs
-        size = self.drop2.size
-        self.drop2 += np.bincount(flat.ravel(), weights=squares.ravel(), minlength=size)
-        squares *= xs
-        self.drop3 += np.bincount(flat.ravel(), weights=squares.ravel(), minlength=size)
-        self.cubes += _cube_gap(xs * (1.0 - beta_k), self.capacity).sum(axis=0)
-
-    def add_mask(self, mask: np.ndarray, rates: np.ndarray, total_drop: np.ndarray) -> None:
-        """One event where the connections in ``mask`` (N, R) dropped from ``rates``."""
-        squares = np.where(mask, rates * rates, 0.0)
-        self.drop2 += squares.reshape(-1)
-        self.drop3 += (squares * rates).reshape(-1)
-        self.cubes += _cube_gap(total_drop, self.capacity)
-
-    def integrals(self, run: _Run) -> tuple[np.ndarray, ...]:
-        """Per replica: elapsed time, integrals of x_i and x_i**2 (R, N), integral of A**2."""
-        m, c = run.model, self.capacity
-        shape = run.y.shape
-        end, start = run.y, self.start
-        drop2, drop3 = self.drop2.reshape(shape), self.drop3.reshape(shape)
-        beta, eta = m.beta[:, None], run.eta_col
-        first = (end**2 - start**2 + (1.0 - beta**2) * drop2) / (2.0 * eta)
-        second = (end**3 - start**3 + (1.0 - beta**3) * drop3) / (3.0 * eta)
-        gap_start = _cube_gap(c - start.sum(axis=0), c)
-        gap_end = _cube_gap(c - end.sum(axis=0), c)
-        agg_second = (self.cubes - gap_end + gap_start) / (3.0 * m.eta_total)
-        return run.origin - self.t0, first.T, second.T, agg_second
-
-
-def _cube_gap(drop: np.ndarray, c: float) -> np.ndarray:
-    """c**3 - (c - drop)**3 without cancellation."""
-    return drop * (3.0 * c * c - 3.0 * c * drop + drop * drop)
+        if self.tally is not None:
+            self.tally.last.reshape(self.y.shape)[:] -= t_last
 
 
 def _prepare(flows: Any, policy: Any, probs: Any, capacity: Any, beta: Any, eta: Any) -> _Model:
@@ -359,6 +335,7 @@ def _prepare(flows: Any, policy: Any, probs: Any, capacity: Any, beta: Any, eta:
     capacity = check_range("capacity", capacity, 0.0, low_open=True)
     betas = check_per_flow("beta", beta, n, 0.0, 1.0, low_open=True, high_open=True)
     etas = check_per_flow("eta", eta, n, 0.0, math.inf, low_open=True)
+    rates = check_rates(capacity, etas)
     if isinstance(policy, LossPolicy):
         if probs is not None:
             raise ValueError("probs is only accepted with policy given by name")
@@ -367,18 +344,31 @@ def _prepare(flows: Any, policy: Any, probs: Any, capacity: Any, beta: Any, eta:
         bound = make_policy(policy, n, probs)
     else:
         raise ValueError(f"policy={policy!r} must be a policy name or a LossPolicy")
-    return _Model(bound, capacity, betas, etas, n, float(etas.sum()))
+    return _Model(bound, capacity, betas, etas, n, rates, float(rates.sum()))
 
 
-def _ratio(num: np.ndarray, time: np.ndarray, unit: float) -> tuple[np.ndarray, np.ndarray]:
-    """Time-weighted mean of ``num / time`` over replicas and the 95% half-width (read-only)."""
-    mean = np.asarray(num.sum(axis=0) / time.sum() / unit)
+def _broken(name: str, what: str) -> ResultOutOfRange:
+    return ResultOutOfRange(f"the fluid model's {name} gave {what}; nothing is shown")
+
+
+def _ratio(name: str, num: np.ndarray, time: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Time-weighted mean of ``num / time`` over replicas (checked: in [0, 1]) and the 95%
+    half-width (finite, >= 0; NaN for one replica), both read-only."""
+    if not (np.all(np.isfinite(time)) and time.sum() > 0):
+        raise ResultOutOfRange(
+            f"the fluid model's {time.size} replica(s) measured a time of {time.sum():g}: its "
+            "congestion events took no time (every drop was below rounding, so the link never "
+            "measurably left its capacity): there is nothing to average"
+        )
+    mean = in_unit_interval(name, num.sum(axis=0) / time.sum())
     if time.size < 2:
         ci = np.full_like(mean, np.nan)
     else:
-        per_replica = num / time.reshape((-1,) + (1,) * (num.ndim - 1)) / unit
+        per_replica = num / time.reshape((-1,) + (1,) * (num.ndim - 1))
         spread = per_replica.std(axis=0, ddof=1) / math.sqrt(time.size)
         ci = np.asarray(t975(time.size - 1) * spread)
+        if not (np.all(np.isfinite(ci)) and np.all(ci >= 0)):
+            raise _broken("simulate", f"a confidence interval of {name} that is not finite")
     mean.setflags(write=False)
     ci.setflags(write=False)
     return mean, ci

@@ -54,10 +54,11 @@ def check_folder(folder: str | os.PathLike[str]) -> None:
 
 
 class OutputError(Exception):
-    """Standard output could not be written (a full disk, ``> /dev/full``): the ``OSError``
-    in ``error``. Not itself an ``OSError``, which argparse would swallow while printing."""
+    """Standard output could not be written (a full disk, ``> /dev/full``, an encoding that
+    cannot show a character): the ``OSError`` or ``UnicodeEncodeError`` in ``error``. Not
+    itself an ``OSError``, which argparse would swallow while printing."""
 
-    def __init__(self, error: OSError) -> None:
+    def __init__(self, error: OSError | UnicodeEncodeError) -> None:
         super().__init__(error)
         self.error = error
 
@@ -80,7 +81,7 @@ class _Guarded:
             return call(*args)
         except BrokenPipeError:
             raise
-        except OSError as error:
+        except (OSError, UnicodeEncodeError) as error:
             raise OutputError(error) from error
 
     def __getattr__(self, name: str) -> Any:
@@ -107,6 +108,13 @@ def describe(error: OSError | OutputError) -> str:
     what is wrong. A standard output that cannot be written is swapped for /dev/null, so that
     Python's own flush at exit does not fail a second time."""
     failed = error.error if isinstance(error, OutputError) else error
+    if isinstance(failed, UnicodeEncodeError):  # e.g. PYTHONIOENCODING=ascii
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115  (kept open until the exit)
+        shown = ascii(failed.object[failed.start : failed.end])
+        return (
+            f"cannot write the output (standard output): its encoding {failed.encoding} "
+            f"cannot show {shown}; use an encoding that can (PYTHONIOENCODING=utf-8)"
+        )
     why = _WHY.get(failed.errno or 0, "")
     detail = f"{why} ({failed.strerror})" if why else str(failed.strerror or failed)
     if isinstance(error, OutputError):

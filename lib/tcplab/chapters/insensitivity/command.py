@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 
 from tcplab.checks import check_int, check_range
 from tcplab.commands import UsageError
 from tcplab.flags import LARGER_RUNS, budget, numbers
+from tcplab.fluid_domain import RATE_RANGE, ResultOutOfRange
 
 __all__ = ["NAME", "HELP", "add_arguments", "run"]
 
@@ -41,7 +43,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--probs", help="rate-independent selection probabilities p1,...,pN: one per flow"
     )
     parser.add_argument("--beta", default="0.5", help="decrease factor in (0, 1), or b1,...,bN")
-    parser.add_argument("--eta", default="1", help="rate increase per unit time > 0, or e1,...,eN")
+    parser.add_argument(
+        "--eta", default="1",
+        help="rate increase per unit time > 0, or e1,...,eN; each eta/capacity in "
+        f"[{RATE_RANGE[0]:g}, {RATE_RANGE[1]:g}]",
+    )  # fmt: skip
     parser.add_argument("--capacity", type=float, default=1.0, help="link capacity c, > 0")
     parser.add_argument(
         "--events", type=int, default=10_000,
@@ -77,17 +83,21 @@ def run(args: argparse.Namespace) -> int:
             f"flow is needed: {flows} values p1,...,p{flows} summing to 1 (--flows {flows})"
         )
     started = time.perf_counter()
-    result = fluid.simulate(
-        flows,
-        args.policy,
-        probs=probs,
-        capacity=check_range("capacity", args.capacity, 0.0, low_open=True),
-        beta=numbers("beta", args.beta),
-        eta=numbers("eta", args.eta),
-        events=events,
-        replicas=replicas,
-        seed=args.seed,
-    )
+    try:
+        result = fluid.simulate(
+            flows,
+            args.policy,
+            probs=probs,
+            capacity=check_range("capacity", args.capacity, 0.0, low_open=True),
+            beta=numbers("beta", args.beta),
+            eta=numbers("eta", args.eta),
+            events=events,
+            replicas=replicas,
+            seed=args.seed,
+        )
+    except ResultOutOfRange as error:  # a run the ranges let through: one line, never shown
+        print(f"tcplab: error: {error}", file=sys.stderr)
+        return 1
     wall = time.perf_counter() - started
     summary = {
         **result.to_dict(),
@@ -97,9 +107,9 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(summary))
     else:
+        interval = f" ± {result.aggregate_ci:.1e} of c" if replicas > 1 else " of c, one replica"
         print(
-            f"aggregate   {result.aggregate:.6f} ± {result.aggregate_ci:.1e} of c "
-            f"(Theorem 1: {summary['theorem_1']:.6f})"
+            f"aggregate   {result.aggregate:.6f}{interval} (Theorem 1: {summary['theorem_1']:.6f})"
         )
         for i, (mean, second) in enumerate(
             zip(result.per_flow, result.second_moment, strict=True), 1

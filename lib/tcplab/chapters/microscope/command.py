@@ -5,6 +5,10 @@ chapter's loss scripts, from the shell). One command, named by the module-level 
 Its size flag, ``--packets``, is bounded (:data:`MOST_PACKETS`) by memory more than by time:
 the trace keeps every event, and on the book's two-core machine 10^5 packets took 4 s of one
 core and 250 MB (24 MB of JSON), 10^6 packets 31 s and 1.8 GB.
+
+``--granularity`` G is at least ``max_rto / 2**53``: the sender rounds its RTO up to a multiple
+``G ceil(x / G)``, an exact multiple only while ``x / G`` is an integer a double holds exactly
+(below 2**53), and ``x / G`` overflowed past 1.8e308 at G = 5e-324 (a traceback).
 """
 
 from __future__ import annotations
@@ -41,7 +45,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     tr.add_argument("--rate-mbps", type=float, default=10.0, help="link rate, Mb/s")
     tr.add_argument("--buffer", type=int, default=1000, help="link buffer in packets")
     tr.add_argument("--initial-window", type=int, default=1, help="packets, in [1, window]")
-    tr.add_argument("--granularity", type=float, default=0.01, help="timer granularity G, s")
+    tr.add_argument(
+        "--granularity", type=float, default=0.01, help="timer granularity G, s, >= max-rto / 2^53"
+    )
     tr.add_argument("--min-rto", type=float, default=0.2, help="RTO floor, s")
     tr.add_argument("--max-rto", type=float, default=64.0, help="RTO cap, s, >= min-rto")
     tr.add_argument("--a", type=float, help="aimd: packets added per RTT (1)")
@@ -59,6 +65,14 @@ def run(args: argparse.Namespace) -> int:
     aimd = {k: v for k, v in (("a", args.a), ("beta", args.beta)) if v is not None}
     if aimd and args.tcp != "aimd":
         raise ValueError(f"--a/--beta only apply to --tcp aimd, not {args.tcp!r}")
+    if args.max_rto > 0 and args.max_rto < float("inf"):  # else run_trace names --max-rto
+        least = args.max_rto * 2.0**-53
+        if 0 < args.granularity < least:  # 0, negative or NaN: run_trace says (0, inf)
+            raise ValueError(
+                f"--granularity={args.granularity!r} is outside the allowed range [{least:.3g}, "
+                f"inf) for --max-rto {args.max_rto:g}: an RTO rounded up to a multiple of G is "
+                "exact only above max-rto / 2^53"
+            )
     trace = run_trace(
         args.tcp,
         args.drop or (),
