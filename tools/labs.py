@@ -39,10 +39,12 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tcplab.course import LAB_CHAPTERS
+
 ROOT = Path(__file__).resolve().parents[1]
 LABS_DIR = ROOT / "labs"
-#: the labs, in the book's order (labs/<name>.md)
-LABS = ("altman", "morris", "honda", "lu", "lee")
+#: the labs, in the book's order (labs/<name>.md; tcplab.course says which chapters each needs)
+LABS = tuple(LAB_CHAPTERS)
 #: seconds one cell of a submission may run before it is interrupted
 CELL_TIMEOUT = 30.0
 #: seconds one question's tests may run before the question scores zero
