@@ -222,8 +222,9 @@ def plan_html(book: Path, labs_href: str = "") -> str:
         rows.append([week.label, read, labs or "–", *by_star])
     weeks = course_plan(book)[-1].last
     caption = (
-        f"A {weeks}-week plan: the chapters in order, at most {WEEKLY_READING} minutes of "
-        "reading a week; each lab is due the week after its last chapter"
+        f"The plan, week by week ({weeks} weeks): the chapters in order, at most "
+        f"{WEEKLY_READING} minutes of reading a week; each lab is due the week after its last "
+        "chapter"
     )
     return _table(caption, head, rows)
 
