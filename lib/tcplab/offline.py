@@ -240,7 +240,9 @@ def downloads_page(root: Path, title: str, student: bool = False, site: str = ""
             "here, <code>make labs</code> builds them on their own.</li>"
         )
     body = "\n".join(f"  {item}" for item in items)
-    heading = "Off the site: notebooks" + ("" if student else ", the students' edition and the PDF")
+    heading = "Off the site: notebooks" + (
+        " and the labs" if student else ", the students' edition, the PDF and the labs"
+    )
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
