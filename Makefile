@@ -16,7 +16,7 @@ export OMP_NUM_THREADS ?= 1
 export OPENBLAS_NUM_THREADS ?= 1
 export PYDEVD_DISABLE_FILE_VALIDATION := 1
 
-.PHONY: help system browser setup book book-student pdf site binder-check colab colab-check notebook-check labs test test-fast lint data bench serve pins clean
+.PHONY: help system browser setup book book-student pdf site site-check binder-check colab colab-check notebook-check labs test test-fast lint data bench serve pins clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed -E 's/:.*## /\t/'
@@ -91,20 +91,51 @@ pdf: browser  ## the whole book as one A4 PDF, printed offline by headless Chrom
 	@test -f _build/html/index.html || { echo "no book yet: run make book" >&2; exit 1; }
 	timeout $(PDF_TIMEOUT) $(BIN)/python tools/book_pdf.py _build/html _build/pdf/tcplab.pdf
 
-# the site to publish: `make book` (which writes the chapters' notebooks, their wheel and the
-# downloads page into it, a few seconds), the students' edition and the PDF, placed inside it
-site: setup browser  ## the site to publish: the book with the students' edition (student/), the whole-book PDF (tcplab.pdf) and the notebooks (notebooks/) inside _build/html
-	$(MAKE) --no-print-directory book
-	$(MAKE) --no-print-directory book-student
+# the site to publish (.github/workflows/pages.yml publishes _build/html): the book and the
+# students' edition built as editions of the site (tools/site_config.py: their links to each
+# other, the PDF and the labs land; SITE_URL, where the site is published, else _config.yml's
+# html.baseurl, else nothing: a notebook downloaded from a page then learns the site from the
+# page), the PDF, the labs, the copies of the notebooks' packages, all placed inside
+# _build/html (tools/place_site.py), then the release check of what was built (site-check)
+SITE_URL ?=
+NOTEBOOK_WHEELS_STAMP := .notebook-wheels-cache/.installed
+# a downloaded chapter's packages for Linux x86-64 (tools/notebook_wheels.py), hashes checked
+$(NOTEBOOK_WHEELS_STAMP): requirements-notebook-wheels.txt $(PY_STAMP)
+	rm -rf .notebook-wheels-cache
+	timeout 900 $(BIN)/python tools/notebook_wheels.py fetch .notebook-wheels-cache
+	@touch $@
+
+site: setup browser $(NOTEBOOK_WHEELS_STAMP)  ## the site to publish, in _build/html: the book, the students' edition (student/), the PDF (tcplab.pdf), the notebooks and the labs, then its release check (site-check)
+	@mkdir -p _build
+	timeout 120 $(BIN)/python tools/site_config.py _build/site-config.yml --address "$(SITE_URL)"
+	timeout $(BOOK_TIMEOUT) $(BIN)/jupyter-book build . --config _build/site-config.yml --all \
+		--warningiserror --nitpick --keep-going
+	timeout 120 $(BIN)/python tools/site_config.py _build/site-student-config.yml --student \
+		--address "$(SITE_URL)"
+	timeout $(BOOK_TIMEOUT) $(BIN)/jupyter-book build . --config _build/site-student-config.yml --all \
+		--path-output _build/student --warningiserror --nitpick --keep-going
+	timeout 120 $(BIN)/python tools/check_student.py _build/student/_build/html
 	$(MAKE) --no-print-directory pdf
-	timeout 300 $(BIN)/python tools/place_site.py _build/html _build/student/_build/html _build/pdf/tcplab.pdf
+	$(MAKE) --no-print-directory labs
+	timeout 300 $(BIN)/python tools/place_site.py _build/html _build/student/_build/html \
+		_build/pdf/tcplab.pdf _build/labs .notebook-wheels-cache
+	$(MAKE) --no-print-directory site-check
 	@echo "Site: $(abspath _build/html) (make serve to browse it)"
+
+# the release check of a built site (too slow for make test, which checks the pieces): the
+# whole site's links walked, the introduction's links followed in Chromium offline, and a
+# chapter's notebook downloaded from its page and run in a fresh venv that reaches nothing
+# but the site (tools/notebook-check)
+site-check: setup browser  ## the release check of the site make site built: every link, the introduction's links in Chromium, a downloaded notebook run with the site as its only host
+	@test -f _build/html/student/index.html || { echo "no site yet: run make site" >&2; exit 1; }
+	TCPLAB_SITE_HTML=$(abspath _build/html) timeout 2700 $(BIN)/pytest -p no:cacheprovider -q \
+		tests/site_check.py
 
 colab: setup  ## each chapter as a Colab notebook (first cell installs the book) in _build/colab; tools/publish-colab commits them to the notebooks branch
 	timeout 300 $(BIN)/python tools/colab_notebooks.py _build/colab
 
-notebook-check: setup  ## replay a reader's download: a chapter's notebook alone, in a fresh venv with nothing installed, installs the book from the site's wheel and runs
-	PYTHON=$(PYTHON) timeout 1200 tools/notebook-check _build/notebook-check
+notebook-check: setup browser  ## replay a reader's download from the built site (make site): a chapter's notebook from its page, alone, in a fresh venv that reaches only the site, installs the book from it and runs
+	PYTHON=$(PYTHON) timeout 2700 tools/notebook-check _build/notebook-check sawtooth _build/html
 
 colab-check: notebook-check  ## the same notebook is Colab's: the replay above
 

@@ -1,32 +1,7 @@
-// Display equations wider than the column scroll sideways in their own box (tcplab.css);
-// such a box can be reached and scrolled from the keyboard.
+// The page's own helpers for readers: a way past the page to its live panel, and the theme's
+// buttons named by what they show.
 (function () {
   "use strict";
-
-  // A wide equation shows that it goes on: a shadow at the edge it continues past
-  // (tcplab.css) and a line under it saying so (a phone cut "x_class 2 = 6/91 (1" at the
-  // column's edge with nothing to tell the reader there was more).
-  function markWideEquations() {
-    document.querySelectorAll('mjx-container[display="true"]').forEach(function (box) {
-      var hint = box.nextElementSibling;
-      if (!hint || !hint.classList.contains("tcplab-scroll-hint")) hint = null;
-      if (box.scrollWidth > box.clientWidth + 1) {
-        box.setAttribute("tabindex", "0"); // MathJax's own speech text stays its name
-        box.dataset.tcplabWide = "true";
-        if (!hint) {
-          hint = document.createElement("p");
-          hint.className = "tcplab-scroll-hint";
-          hint.setAttribute("aria-hidden", "true"); // a screen reader reads the whole equation
-          hint.textContent = "\u2194 The equation goes on: scroll it sideways.";
-          box.parentNode.insertBefore(hint, box.nextSibling);
-        }
-      } else {
-        if (box.getAttribute("tabindex") === "0") box.removeAttribute("tabindex");
-        delete box.dataset.tcplabWide;
-        if (hint) hint.remove();
-      }
-    });
-  }
 
   // "Skip to the live panel": right after the theme's "Skip to main content", so that a
   // keyboard reader reaches the chapter's panel in two key presses, not past every link of
@@ -94,19 +69,75 @@
     });
   }
 
+  // The search page quotes each hit's text from the page it found it on, as the page's HTML
+  // has it: formulas as their TeX ("\((1+\beta)/2 = 0.75\)") and a table's cells run
+  // together ("packet buffer10.7600.750"). Before Sphinx reads the text, each formula becomes
+  // plain text ("(1+β)/2 = 0.75") and a space follows each cell, item and line break.
+  var TEX_SYMBOLS = {
+    alpha: "α", beta: "β", gamma: "γ", delta: "δ", epsilon: "ε", varepsilon: "ε", eta: "η",
+    theta: "θ", lambda: "λ", mu: "μ", nu: "ν", pi: "π", rho: "ρ", sigma: "σ", tau: "τ",
+    phi: "φ", varphi: "φ", chi: "χ", psi: "ψ", omega: "ω", Gamma: "Γ", Delta: "Δ",
+    Theta: "Θ", Lambda: "Λ", Pi: "Π", Sigma: "Σ", Phi: "Φ", Psi: "Ψ", Omega: "Ω",
+    cdot: "·", times: "×", le: "≤", leq: "≤", ge: "≥", geq: "≥", ne: "≠", neq: "≠",
+    approx: "≈", sim: "~", infty: "∞", to: "→", rightarrow: "→", Rightarrow: "⇒",
+    Longrightarrow: "⇒", longrightarrow: "→", sum: "Σ", prod: "Π", int: "∫", pm: "±",
+    in: "∈", ldots: "…", dots: "…", cdots: "…", partial: "∂", nabla: "∇", mid: "|",
+    lfloor: "⌊", rfloor: "⌋", lceil: "⌈", rceil: "⌉", langle: "⟨", rangle: "⟩",
+  };
+  function plainTeX(tex) {
+    var text = tex.replace(/^\s*(\\\(|\\\[|\$\$?)/, "").replace(/(\\\)|\\\]|\$\$?)\s*$/, "");
+    var group = "\\{([^{}]*)\\}";
+    var before;
+    do {  // innermost groups first
+      before = text;
+      text = text
+        .replace(new RegExp("\\\\[dt]?frac\\s*" + group + "\\s*" + group, "g"), "($1)/($2)")
+        .replace(/\\[dt]?frac\s*(\w)(\w)/g, "$1/$2")
+        .replace(new RegExp("\\\\(?:bar|overline)\\s*\\{(\\w)\\}", "g"), "$1\u0304")
+        .replace(new RegExp("\\\\sqrt\\s*" + group, "g"), "√($1)")
+        .replace(new RegExp("\\\\(?:mathrm|text|textrm|mathbf|mathit|mathcal|mathbb|operatorname|boldsymbol|bar|hat|tilde|overline|vec|dot|underline)\\s*" + group, "g"), "$1")
+        .replace(new RegExp("([_^])" + group, "g"), "$1$2");
+    } while (text !== before);
+    text = text
+      .replace(/\\(?:left|right|[bB]ig+[lr]?)\b\s*/g, "")
+      .replace(/\\[,;:!]|\\q?quad\b|~/g, " ")
+      .replace(/\\([A-Za-z]+)/g, function (all, name) {
+        return Object.prototype.hasOwnProperty.call(TEX_SYMBOLS, name) ? TEX_SYMBOLS[name] : name;
+      })
+      .replace(/\\([{}%$&#_])/g, "$1")
+      .replace(/[{}]/g, "")
+      .replace(/\/\((\w+)\)/g, "/$1")
+      .replace(/(^|[\s(=+-])\((\w+)\)\//g, "$1$2/");
+    return " " + text.replace(/\s+/g, " ").trim() + " ";
+  }
+  function plainSearchText() {
+    if (typeof Search === "undefined" || !Search.htmlToText || Search.tcplabPlain) return;
+    var original = Search.htmlToText;
+    Search.htmlToText = function (htmlString, anchor) {
+      var page = new DOMParser().parseFromString(htmlString, "text/html");
+      page.querySelectorAll(".math").forEach(function (formula) {
+        formula.textContent = plainTeX(formula.textContent);
+      });
+      page.querySelectorAll("td, th, caption, li, br").forEach(function (cell) {
+        cell.after(" ");
+      });
+      return original(page.documentElement.outerHTML, anchor);
+    };
+    Search.tcplabPlain = true;
+  }
+  window.tcplabPlainTeX = plainTeX; // for the tests
+
   function start() {
     addSkipToPanel();
     nameThemeButtons();
-    var mathjax = window.MathJax;
-    var ready = mathjax && mathjax.startup && mathjax.startup.promise;
-    (ready || Promise.resolve()).then(markWideEquations);
-    var pending = null;
-    window.addEventListener("resize", function () {
-      clearTimeout(pending);
-      pending = setTimeout(markWideEquations, 200);
-    });
   }
 
+  // before the search page's own listener (searchtools.js, loaded after this file) runs
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", plainSearchText);
+  } else {
+    plainSearchText();
+  }
   if (document.readyState === "complete") {
     start();
   } else {

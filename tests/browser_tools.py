@@ -199,18 +199,28 @@ LAYOUT = """() => {
         .filter(t => shown(t) && t.textContent.trim().endsWith('\u2026')).map(t => t.textContent),
     };
   });
-  // display equations wider than the column, and whether a visible line under each says so
+  // each display equation: the share of its size it is drawn at (one drawn smaller to fit
+  // the column), and whether it or its box scrolls sideways or is a tab stop
   const equations = [...document.querySelectorAll('mjx-container[display="true"]')]
-    .filter(box => box.scrollWidth > box.clientWidth + 1).map((box, index) => {
-      const next = box.nextElementSibling;
-      const hint = next && next.classList.contains('tcplab-scroll-hint')
-        && next.getBoundingClientRect().height > 0;
-      return {index, hint: Boolean(hint), shadow: getComputedStyle(box).backgroundImage !== 'none'};
+    .map((box, index) => {
+      const svg = box.querySelector('svg');
+      const scrolls = [box, box.parentElement].some(e => e.scrollWidth > e.clientWidth + 1);
+      const natural = svg ? svg.width.baseVal.value : 0;
+      return {index, scale: natural ? svg.getBoundingClientRect().width / natural : 1,
+              scrolls, tabStop: box.tabIndex >= 0 || box.parentElement.tabIndex >= 0,
+              tex: (box.parentElement.textContent || '').slice(0, 80)};
     });
+  // tables wider than the article's column (they scroll sideways in their box)
+  const tables = [...article.querySelectorAll('table')].filter(t => t.offsetParent)
+    .map(t => ({width: Math.round(t.getBoundingClientRect().width),
+                column: Math.round(right - box.left),
+                caption: (t.querySelector('caption') || t).textContent.trim().slice(0, 60)}))
+    .filter(t => t.width > t.column + 1);
   // the theme's search buttons a reader sees (fields and icons)
   const searches = [...document.querySelectorAll('.search-button__button')]
     .filter(b => b.getBoundingClientRect().width > 0 && b.checkVisibility()).length;
-  return {pageWidth: root.scrollWidth, viewport: root.clientWidth, charts, equations, searches};
+  return {pageWidth: root.scrollWidth, viewport: root.clientWidth, charts, equations, tables,
+          searches};
 }"""
 
 NAMES = """() => [...document.querySelectorAll('.tcplab-chart')].map(chart => {

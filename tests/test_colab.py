@@ -1,11 +1,13 @@
 """A chapter as a notebook that runs outside a clone (tcplab.launch): downloaded from the site
 or opened in Colab, its first cell installs the book where it is missing; the pages' Colab
-links; and a replay of a reader's download (tools/notebook-check: the notebook alone, a fresh
-venv with nothing of the book installed, the wheel fetched from the site)."""
+links. The replay of a reader's download (tools/notebook-check: the notebook downloaded from
+its page, alone, a fresh venv that reaches nothing but the site) is the release check's
+(tests/site_check.py, run by make site)."""
 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -24,7 +26,7 @@ from tcplab.launch import (
     setup_cell_source,
     wheel_name,
 )
-from tcplab.plain_myst import GLUE_NOTE, plain_markdown
+from tcplab.plain_myst import GLUE_NOTE
 
 ROOT = Path(__file__).resolve().parents[1]
 REPOSITORY = "https://github.com/tcplab/tcplab"
@@ -32,24 +34,26 @@ PINS = runtime_pins(ROOT / "requirements.txt")
 
 
 def test_every_notebook_chapter_becomes_a_colab_notebook_with_the_setup_first() -> None:
+    """The set-up cell first, then the chapter's code cells in order, without outputs; its
+    Markdown plain (tcplab.plain_myst: no MyST role or directive left; without the build's
+    glued values, the note on ⟨name⟩ second); the chapter and the site in its metadata."""
     chapters = notebook_chapters(ROOT)
     assert len(chapters) >= 10
     for chapter in chapters:
         notebook = colab_notebook(chapter, REPOSITORY, PINS)
         source = jupytext.read(chapter)
         assert notebook.cells[0].source == setup_cell_source(REPOSITORY, PINS), chapter.name
-        cells = notebook.cells[1:]
-        if cells[0].source == GLUE_NOTE:  # what ⟨name⟩ means, where the text has numbers
-            cells = cells[1:]
-        # the chapter's cells in order; Markdown with its roles as plain text (test_plain_myst)
-        bib = ROOT / "references.bib"
-        assert [c.source for c in cells] == [
-            plain_markdown(c.source, bib) if c.cell_type == "markdown" else c.source
-            for c in source.cells
+        if "{glue:text}`" in chapter.read_text(encoding="utf-8"):
+            assert notebook.cells[1].source == GLUE_NOTE, chapter.name
+        code = [c for c in notebook.cells[1:] if c.cell_type == "code"]
+        assert [c.source for c in code] == [
+            c.source for c in source.cells if c.cell_type == "code"
         ], chapter.name
-        code = [c for c in notebook.cells if c.cell_type == "code"]
         assert all(c.outputs == [] and c.execution_count is None for c in code), chapter.name
+        markdown = "\n".join(c.source for c in notebook.cells if c.cell_type == "markdown")
+        assert not re.findall(r"^(?:```|:::)\{[a-z-]+\}", markdown, re.M), chapter.name
         assert "jupytext" not in notebook.metadata
+        assert notebook.metadata["tcplab"] == {"chapter": chapter.stem, "site": ""}
 
 
 def test_the_setup_pins_every_runtime_package_from_requirements() -> None:
@@ -75,20 +79,39 @@ def test_a_package_without_a_pin_is_named(tmp_path: Path) -> None:
 
 
 def test_the_students_notebooks_keep_the_exercises_and_drop_every_solution() -> None:
-    """Counted on the Markdown: each chapter's exercises stay, and no solution directive (plain
-    or gated, with its code cells) is left; the text between two exercises is kept."""
+    """Counted on the Markdown: each chapter's exercises stay, numbered as in the book, and no
+    solution (plain or gated, with its code cells) is left; the full notebooks fold each."""
     solutions = 0
     for chapter in notebook_chapters(ROOT):
         text = chapter.read_text(encoding="utf-8")
         solutions += text.count("```{solution")
-        notebook = colab_notebook(chapter, REPOSITORY, PINS, solutions=False)
-        kept = "".join(cell.source for cell in notebook.cells)
-        assert kept.count("```{exercise}") == text.count("```{exercise}"), chapter.name
-        assert "{solution" not in kept, chapter.name
+        exercises = text.count("```{exercise}")
+        student = colab_notebook(chapter, REPOSITORY, PINS, solutions=False)
+        kept = "".join(cell.source for cell in student.cells)
+        assert kept.count("**Exercise ") == exercises, chapter.name
+        assert "Solution to Exercise" not in kept and "{solution" not in kept, chapter.name
         assert "```{solution" not in drop_solutions(text), chapter.name
-    assert solutions >= 30  # the book has 38 exercises, nearly all with a solution
+        full = "".join(c.source for c in colab_notebook(chapter, REPOSITORY, PINS).cells)
+        assert full.count("Solution to Exercise") == text.count("```{solution}") + text.count(
+            "```{solution-start}"
+        ), chapter.name
+    assert solutions >= 30  # the book has 56 exercises, nearly all with a solution
     sample = "a\n```{solution} x\n:class: dropdown\n\nsecret\n```\nb\n"
     assert drop_solutions(sample) == "a\nb\n"
+
+
+def test_the_setup_cell_installs_from_the_site_first() -> None:
+    """Where the notebook knows its site, the pins come from the site's copies alone first
+    (pip without an index, the copies' page as its links), and PyPI only if that fails; a
+    plain-HTTP site is trusted by name; the wheel comes from the site's notebooks folder."""
+    cell = setup_cell_source(REPOSITORY, PINS, site="http://127.0.0.1:8000/book")
+    assert "SITE = 'http://127.0.0.1:8000/book/'" in cell  # a folder: urljoin keeps "book"
+    assert "WHEELS = 'notebooks/wheels/'" in cell
+    assert '["--no-index", "--find-links", wheels]' in cell
+    assert 'pip += ["--trusted-host", urllib.parse.urlsplit(SITE).hostname]' in cell
+    assert 'urllib.parse.urljoin(SITE, "notebooks/" + WHEEL)' in cell
+    student = setup_cell_source(REPOSITORY, PINS, site="", wheels="../notebooks/wheels/")
+    assert "WHEELS = '../notebooks/wheels/'" in student and "SITE = ''" in student
 
 
 def test_the_setup_cell_does_nothing_where_tcplab_is_installed(tmp_path: Path) -> None:
@@ -125,24 +148,6 @@ def test_colab_links_open_the_notebooks_branch() -> None:
 def test_colab_refuses_a_repository_it_cannot_open(repository: str) -> None:
     with pytest.raises(ValueError, match="repository="):
         colab_url(repository, "chapters/sawtooth")
-
-
-@pytest.mark.notebooks
-def test_a_downloaded_notebook_runs_alone_in_a_fresh_venv(tmp_path: Path) -> None:
-    """tools/notebook-check: fresh venv with only ipykernel and papermill; the site's notebooks
-    folder served on 127.0.0.1; the sawtooth notebook alone in an empty folder. Its first cell
-    fetches the wheel from the site (a clone would fail), the chapter reads the results the wheel
-    carries and draws; then the zip's wheel beside the notebook installs it again."""
-    done = subprocess.run(
-        [str(ROOT / "tools" / "notebook-check"), str(tmp_path / "download")],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=900,
-    )
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-4000:]
-    assert "the zip route installed the wheel beside the notebook" in done.stdout
-    assert "ran in a fresh venv with nothing installed" in done.stdout
 
 
 def test_no_chapter_runs_the_tcplab_command_through_path() -> None:

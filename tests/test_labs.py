@@ -85,6 +85,46 @@ MISTAKES: dict[str, dict[str, tuple[str, str]]] = {
     },
 }
 
+#: what each question's public tests say when a submission makes its typical mistake (a
+#: public test catches every one of them and names it; the hidden tests stay hidden)
+NAMED: dict[str, dict[str, str]] = {
+    "altman": {
+        "q1": "1 - beta/2",
+        "q2": "N - 1",
+        "q3": "cut was applied before the growth",
+        "q4": "beta = 0.7",
+        "q5": "off-by-one",
+        "q6": "from max_th on every arrival is dropped",
+    },
+    "morris": {
+        "q1": "bits vs bytes",
+        "q2": "without the queue",
+        "q3": "linearly",
+        "q4": "buffer alone",
+        "q5": "diverges",
+    },
+    "honda": {
+        "q1": "D^2",
+        "q2": "without the square root",
+        "q3": "wrong way",
+        "q4": "thesis's own bound",
+        "q5": "swapped",
+    },
+    "lu": {
+        "q1": "sqrt(3/2)",
+        "q2": "n squared",
+        "q3": "return math.nan",
+        "q4": "sqrt(p1 / p2), not sqrt(p2 / p1)",
+        "q5": "one too many",
+    },
+    "lee": {
+        "q1": "round up",
+        "q2": "mean completion time",
+        "q3": "whole repetition is left out",
+        "q4": "cannot exceed the capacity",
+    },
+}
+
 #: the broken submission (altman): a crash, a function that loops, a top-level loop, no answer
 BROKEN = {
     "q1": ("return (1 + beta) / 2", "raise RuntimeError('not done yet')"),
@@ -117,12 +157,20 @@ def _submission(reference: Path, changes: dict[str, tuple[str, str]], out: Path)
 
 
 def test_the_instructors_page_states_each_labs_questions_and_points() -> None:
+    """The labs' table on the instructors' page (made from the labs' sources when the book is
+    built: tcplab.course.labs_html) gives each lab's questions and points as this file's own
+    reading of the source does."""
+    from tcplab.course import LAB_CHAPTERS, labs_html
+
+    assert tuple(LAB_CHAPTERS) == labs.LABS
+    table = labs_html(ROOT)
     page = (ROOT / "chapters" / "instructors.md").read_text(encoding="utf-8")
+    assert "<!-- tcplab: labs -->" in page
     for lab in labs.LABS:
         points = _points(lab)
-        row = re.search(rf"^\| `{lab}` \|.*\| (\d+) \((\d+)\) \|", page, re.MULTILINE)
-        assert row, f"no row for {lab} in chapters/instructors.md"
-        assert (int(row[1]), int(row[2])) == (len(points), sum(points.values())), lab
+        row = re.search(rf"<code>{lab}</code>.*?</tr>", table, re.DOTALL)
+        assert row, f"no row for {lab}"
+        assert f">{len(points)} ({sum(points.values()):g})<" in row[0], lab
 
 
 @pytest.fixture(scope="module")
@@ -170,7 +218,13 @@ def _grade(lab: str, built: Path, folder: Path, out: Path) -> dict[str, dict[str
     assert labs.main([*args, f"--batch={count}", *limits]) == 0
     rows = list(csv.DictReader(out.open(encoding="utf-8")))
     assert [r["submission"] for r in rows] == sorted(p.name for p in folder.glob("*.ipynb"))
-    return {r.pop("submission"): {k: float(v) for k, v in r.items()} for r in rows}
+    return {r.pop("submission"): r for r in rows}
+
+
+def _said(feedback: str) -> dict[str, str]:
+    """The feedback column ("q1: ...; q3: ...") by question."""
+    parts = re.split(r"; (?=q\d+: )", feedback) if feedback else []
+    return dict(part.split(": ", 1) for part in parts)
 
 
 @pytest.mark.parametrize("lab", labs.LABS)
@@ -189,9 +243,12 @@ def test_reference_scores_full_marks_and_each_mistake_costs_its_question(
     _submission(reference, even, folder / "d-even-mistakes.ipynb")
     if lab == "altman":  # graded second: the ones after it show that the grader went on
         _submission(reference, BROKEN, folder / "b-broken.ipynb")
-    rows = _grade(lab, built, folder, tmp_path / "grades.csv")
+    text = _grade(lab, built, folder, tmp_path / "grades.csv")
+    feedback = {name: _said(row.pop("feedback")) for name, row in text.items()}
+    rows = {name: {k: float(v) for k, v in row.items()} for name, row in text.items()}
     assert {q: rows["a-reference.ipynb"][q] for q in points} == points
     assert rows["a-reference.ipynb"]["total"] == rows["a-reference.ipynb"]["possible"] == total
+    assert feedback["a-reference.ipynb"] == {}
     wrong_ones = {"c-odd-mistakes.ipynb": odd, "d-even-mistakes.ipynb": even}
     if lab == "altman":
         wrong_ones["b-broken.ipynb"] = BROKEN
@@ -200,3 +257,46 @@ def test_reference_scores_full_marks_and_each_mistake_costs_its_question(
         expected = {q: 0.0 if q in wrong else p for q, p in points.items()}
         assert {q: rows[name][q] for q in points} == expected, name
         assert rows[name]["total"] == sum(expected.values()), name
+    # each typical mistake fails a public test, whose message names it: the student sees it
+    for name, wrong in {"c-odd-mistakes.ipynb": odd, "d-even-mistakes.ipynb": even}.items():
+        assert set(feedback[name]) == set(wrong), (name, feedback[name])
+        for question in wrong:
+            assert NAMED[lab][question] in feedback[name][question], (question, feedback[name])
+
+
+#: a test case's code cell in a lab's source, after its `# BEGIN TESTS` line
+_TEST_CELL = re.compile(r"```\{code-cell\} ipython3\n(.*?)```", re.DOTALL)
+_CONFIG = re.compile(r'^""" # BEGIN TEST CONFIG\n(.*?)""" # END TEST CONFIG\n', re.DOTALL)
+
+
+def _cases(lab: str) -> dict[str, list[tuple[bool, str]]]:
+    """Each question's test cases in the lab's source: (hidden, code)."""
+    text = (ROOT / "labs" / f"{lab}.md").read_text(encoding="utf-8")
+    found = {}
+    for block in text.split("# BEGIN QUESTION\n")[1:]:
+        name = re.match(r"name: (\w+)", block)
+        assert name, block[:80]
+        tests = block.split("# BEGIN TESTS", 1)[1].split("# END TESTS", 1)[0]
+        cases = []
+        for code in _TEST_CELL.findall(tests):
+            config = _CONFIG.match(code)
+            cases.append((bool(config and "hidden: true" in config[1]), _CONFIG.sub("", code)))
+        found[name[1]] = cases
+    return found
+
+
+@pytest.mark.parametrize("lab", labs.LABS)
+def test_every_public_assertion_says_what_is_wrong(lab: str) -> None:
+    """A failed public test is what a student reads: each of its asserts carries a message
+    (what is wrong, and where to look), and each question has public and hidden cases."""
+    import ast
+
+    for question, cases in _cases(lab).items():
+        assert any(hidden for hidden, _ in cases), f"{lab} {question}: no hidden test"
+        public = [code for hidden, code in cases if not hidden]
+        assert public, f"{lab} {question}: no public test"
+        for code in public:
+            asserts = [n for n in ast.walk(ast.parse(code)) if isinstance(n, ast.Assert)]
+            assert asserts, f"{lab} {question}: a public test without an assert"
+            bare = [ast.unparse(a.test) for a in asserts if a.msg is None]
+            assert not bare, f"{lab} {question}: asserts without a message: {bare}"

@@ -1,7 +1,8 @@
 """What the site offers to take away (tcplab.offline): the wheel a downloaded notebook installs
 carries the package as pip would install it and every shipped result, byte for byte; the
 notebooks folder and its zip; the downloads page links only what is there and says how to get
-the rest; tools/place_site.py finds a broken link. The replay of a download: tests/test_colab.py."""
+the rest; the site's copies of the pins and its labs; tools/place_site.py finds a broken link.
+The replay of a download from the built site: tests/site_check.py (make site-check)."""
 
 from __future__ import annotations
 
@@ -12,15 +13,18 @@ from pathlib import Path
 
 import pytest
 
-from tcplab.launch import DATA_FOLDER, notebook_chapters, wheel_name
+from tcplab.launch import DATA_FOLDER, WHEELHOUSE, notebook_chapters, wheel_name
 from tcplab.offline import (
+    LABS,
     NOTEBOOKS,
     PDF,
     STUDENT,
     ZIP,
     downloads_page,
+    lab_notebook,
     notebook_wheel,
     write_notebooks,
+    write_wheelhouse,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -75,19 +79,64 @@ def test_the_downloads_page_says_how_to_get_what_this_build_lacks(notebooks: Pat
     assert f'href="../{NOTEBOOKS}/sawtooth.ipynb"' in page
     assert f'href="../{NOTEBOOKS}/{ZIP}"' in page
     assert 'href="../student' not in page and f'href="../{PDF}"' not in page
-    assert page.count("<code>make site</code>") == 2
-    assert "<code>html.baseurl</code>" in page  # no address: the notebooks clone, it says so
+    assert page.count("<code>make site</code>") == 3  # the students' edition, the PDF, the labs
+    assert "from PyPI: this build has no copies" in page
+    assert "does not know the site, and clones" in page  # no address baked in: it says so
+    assert 'src="../_static/tcplab-download.js"' in page  # the download writes the site in
     named = downloads_page(site, "tcplab", site="https://book.example/")
-    assert "else from this site (https://book.example/)" in named and "baseurl" not in named
+    assert "fetches them from https://book.example/" in named and "clones" not in named
     (site / "student").mkdir(exist_ok=True)
     (site / STUDENT).write_text("<html></html>")
     (site / PDF).write_bytes(b"%PDF-1.4")
+    (site / LABS).mkdir(exist_ok=True)
+    (site / LABS / "morris.ipynb").write_text("{}")
+    (site / WHEELHOUSE).mkdir(parents=True, exist_ok=True)
     page = downloads_page(site, "tcplab")
     assert f'href="../{STUDENT}"' in page and f'href="../{PDF}"' in page
-    assert "<code>make site</code>" not in page
-    student = downloads_page(site, "tcplab", student=True)
-    assert "Without the exercises' solutions" in student and "This is the students'" in student
-    assert f'href="../{PDF}"' not in student
+    assert f'href="../{LABS}/morris.ipynb"' in page
+    assert "<code>make site</code>" not in page and "this site's copies, for Linux" in page
+    (site / "student" / NOTEBOOKS).mkdir(parents=True, exist_ok=True)
+    student = downloads_page(site / "student", "tcplab", student=True)
+    assert "This is the students'" in student
+    assert f'href="../../{PDF}"' in student and f'href="../../{LABS}/morris.ipynb"' in student
+
+
+def test_the_wheelhouse_page_links_every_copy_with_its_hash(tmp_path: Path) -> None:
+    """pip's --find-links reads the page: a link to every wheel, its sha256 in the link (pip
+    checks the file against it)."""
+    import hashlib
+
+    wheels = []
+    for name in (
+        "numpy-2.4.6-cp311-cp311-manylinux_2_28_x86_64.whl",
+        "tqdm-4.70.1-py3-none-any.whl",
+    ):
+        wheels.append(tmp_path / name)
+        wheels[-1].write_bytes(name.encode())
+    page = write_wheelhouse(wheels, tmp_path / "site" / WHEELHOUSE).read_text(encoding="utf-8")
+    for wheel in wheels:
+        digest = hashlib.sha256(wheel.read_bytes()).hexdigest()
+        assert f'href="{wheel.name}#sha256={digest}"' in page
+        assert (tmp_path / "site" / WHEELHOUSE / wheel.name).read_bytes() == wheel.read_bytes()
+
+
+def test_a_lab_on_the_site_installs_what_it_needs_first(tmp_path: Path) -> None:
+    """The site's copy of a lab is the student notebook with the set-up cell first (the
+    book's pins and Otter-Grader's), its public tests untouched."""
+    import nbformat
+
+    student = tmp_path / "morris.ipynb"
+    lab = nbformat.v4.new_notebook()
+    lab.cells = [nbformat.v4.new_code_cell("import otter")]
+    lab.metadata["otter"] = {"tests": {"q1": {}}}
+    nbformat.write(lab, student)
+    pins = {"numpy": "1", "otter-grader": "7.0.0"}
+    placed = lab_notebook(student, REPOSITORY, pins, site="https://book.example/")
+    assert placed.cells[0].metadata["tags"] == ["tcplab-colab-setup"]
+    assert "'otter-grader': '7.0.0'" in placed.cells[0].source
+    assert "SITE = 'https://book.example/'" in placed.cells[0].source
+    assert [c.source for c in placed.cells[1:]] == ["import otter"]
+    assert placed.metadata["otter"] == {"tests": {"q1": {}}}
 
 
 def test_the_site_check_finds_a_broken_link(tmp_path: Path) -> None:
@@ -109,16 +158,16 @@ def _planned(target: str) -> list[str]:
     return [line.strip() for line in done.stdout.replace("\\\n", " ").splitlines()]
 
 
-def test_make_site_builds_both_editions_and_the_pdf_each_with_a_time_limit() -> None:
+def test_make_site_builds_both_editions_the_pdf_and_the_labs_each_with_a_time_limit() -> None:
     lines = _planned("site")
-    work = [
-        line
-        for line in lines
-        if any(k in line for k in ("jupyter-book build", "book_pdf.py", "place_site.py"))
-    ]
-    assert len(work) == 4, work  # the book, the students' edition, the PDF, the placing
+    keys = ("jupyter-book build", "book_pdf.py", "labs.py", "place_site.py", "site_config.py")
+    work = [line for line in lines if any(k in line for k in keys)]
+    # the two configurations, the book, the students' edition, the PDF, the labs (2), placing
+    assert len(work) == 8, work
     assert all(line.startswith("timeout ") for line in work), work
-    assert "--path-output _build/student" in work[1] and work[-1].endswith("tcplab.pdf")
+    assert "--path-output _build/student" in work[3] and "tcplab.pdf" in work[4]
+    assert work[-1].startswith("timeout 300") and ".notebook-wheels-cache" in work[-1]
+    assert any("pytest" in line and "tests/site_check.py" in line for line in lines)  # release
 
 
 def test_make_book_builds_neither_the_pdf_nor_the_students_edition() -> None:

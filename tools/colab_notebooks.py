@@ -1,6 +1,8 @@
 """Write every notebook chapter as a Colab notebook (tcplab.launch.colab_notebook) into the
 folder given: `make colab` writes _build/colab/chapters/NAME.ipynb, the layout the pages'
-Colab links expect on the repository's notebooks branch (tools/publish-colab)."""
+Colab links expect on the repository's notebooks branch (tools/publish-colab). Where the book
+was built (_build/jupyter_execute), their text prints the numbers that build glued; without
+a build, each shows as ⟨name⟩, with a note saying so."""
 
 from __future__ import annotations
 
@@ -11,6 +13,8 @@ import nbformat
 import yaml
 
 from tcplab.launch import colab_notebook, notebook_chapters, runtime_pins
+from tcplab.offline import glued_values
+from tcplab.plain_myst import Rendering
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -22,9 +26,11 @@ def main(target: str) -> None:
     pins = runtime_pins(ROOT / "requirements.txt")
     out = Path(target) / "chapters"
     out.mkdir(parents=True, exist_ok=True)
+    executed = ROOT / "_build" / "jupyter_execute"
     for chapter in notebook_chapters(ROOT):
         path = out / f"{chapter.stem}.ipynb"
-        nbformat.write(colab_notebook(chapter, repository, pins, site=site), path)
+        rendering = Rendering(glue=glued_values(executed, chapter)) if executed.is_dir() else None
+        nbformat.write(colab_notebook(chapter, repository, pins, site, rendering=rendering), path)
         print(path)
 
 

@@ -2,7 +2,7 @@
 
     python tools/labs.py build [OUT]                   (make labs: OUT = _build/labs)
     python tools/labs.py lite [OUT]                    (make labs: OUT/lite, labs in the browser)
-    python tools/labs.py grade LAB SUBMISSIONS [--csv FILE] [--autograder ZIP]
+    python tools/labs.py grade LAB SUBMISSIONS [--csv FILE] [--autograder ZIP] [--lms canvas|moodle]
 
 ``build`` converts each lab's source (labs/<lab>.md, a MyST-Markdown notebook in Otter's
 format) to .ipynb and runs ``otter assign`` on it: OUT/<lab>/student/<lab>.ipynb is the
@@ -14,7 +14,9 @@ with Pyodide and every wheel a lab needs inside it (:mod:`tcplab.labs_lite`): a 
 a lab in the browser, offline, with no Python on any server.
 
 ``grade`` scores every .ipynb in SUBMISSIONS against the lab's autograder zip and writes a CSV
-(submission, one column per question, total). Otter's own ``otter run`` has no time limit per
+(submission, one column per question, total, and the failed public tests' messages: the
+feedback a student may see), with ``--lms`` also the import file of Canvas or Moodle
+(:mod:`tcplab.gradebook`). Otter's own ``otter run`` has no time limit per
 question (its ``--timeout`` is for Docker containers), so each submission is executed here, in
 a fresh kernel, with nbclient: every cell has a time limit and is interrupted when it runs out
 (the next cell runs), errors are allowed, and the whole submission has a limit too. Then, in
@@ -37,10 +39,12 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tcplab.course import LAB_CHAPTERS
+
 ROOT = Path(__file__).resolve().parents[1]
 LABS_DIR = ROOT / "labs"
-#: the labs, in the book's order (labs/<name>.md)
-LABS = ("altman", "morris", "honda", "lu", "lee")
+#: the labs, in the book's order (labs/<name>.md; tcplab.course says which chapters each needs)
+LABS = tuple(LAB_CHAPTERS)
 #: seconds one cell of a submission may run before it is interrupted
 CELL_TIMEOUT = 30.0
 #: seconds one question's tests may run before the question scores zero
@@ -95,6 +99,8 @@ class Grade:
     scores: dict[str, float]
     possible: dict[str, float]
     errors: dict[str, str] = field(default_factory=dict)
+    #: what each failed question's public tests said (the student may see it; hidden ones stay out)
+    feedback: dict[str, str] = field(default_factory=dict)
     seconds: float = 0.0
 
     @property
@@ -159,7 +165,7 @@ SETUP_TIMEOUT = 120.0
 
 _CHECK = """\
 def _tcplab_check(question, path, limit, env):
-    import json, signal
+    import json, re, signal
     from otter.nbmeta_config import NBMetadataConfig
     from otter.test_files import create_test_file
 
@@ -171,7 +177,7 @@ def _tcplab_check(question, path, limit, env):
 
     previous = signal.signal(signal.SIGALRM, alarm)
     signal.setitimer(signal.ITIMER_REAL, limit)
-    score, error = 0.0, ""
+    score, error, feedback = 0.0, "", []
     try:
         test = create_test_file(path, NBMetadataConfig())
         test.run(env)
@@ -180,12 +186,23 @@ def _tcplab_check(question, path, limit, env):
             error = "; ".join(
                 r.test_case.name for r in test.test_case_results if not r.passed
             ) + " failed"
+        # what a failed public test said (the exception of each of its statements that
+        # failed: doctest runs them all): the student's feedback; a hidden test's words stay
+        # with the instructor
+        for r in test.test_case_results:
+            if not r.passed and not r.test_case.hidden:
+                said = [line.strip() for line in (r.message or "").splitlines()]
+                error_line = r"^[A-Za-z0-9_.]*(Error|Exception)(:|$)"
+                said = [line for line in said if re.match(error_line, line)]
+                feedback += list(dict.fromkeys(said)) or ["a public test failed"]
     except BaseException as exc:  # a loop, a crash, a missing name: zero for this question
         score, error = 0.0, f"{{type(exc).__name__}}: {{exc}}"
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
-    print({mark!r} + json.dumps({{"question": question, "score": score, "error": error[:300]}}))
+    found = {{"question": question, "score": score, "error": error[:300],
+             "feedback": " / ".join(feedback)[:1000]}}
+    print({mark!r} + json.dumps(found))
 
 _tcplab_check({question!r}, {path!r}, {limit!r}, dict(globals()))
 """
@@ -218,6 +235,8 @@ def _read_scores(cells: list, grade: Grade) -> None:  # noqa: ANN401
                     grade.scores[result["question"]] = float(result["score"])
                     if result["error"]:
                         grade.errors[result["question"]] = result["error"]
+                    if result.get("feedback"):
+                        grade.feedback[result["question"]] = result["feedback"]
 
 
 def _timed_out(cell: dict) -> bool:
@@ -343,17 +362,23 @@ def grade(
         return grades
 
 
+def feedback_text(grade: Grade) -> str:
+    """What the failed public tests of ``grade`` said, question by question, on one line
+    ("q1: ...; q5: ..."), for the student: hidden tests say nothing here."""
+    return "; ".join(f"{q}: {said}" for q, said in grade.feedback.items())
+
+
 def write_csv(grades: list[Grade], path: Path) -> None:
     """One row per submission: its name, the points of each question, the total, the points
-    possible and the seconds its grading took."""
+    possible, the seconds its grading took and the failed public tests' messages."""
     questions = list(grades[0].possible) if grades else []
     with path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
-        writer.writerow(["submission", *questions, "total", "possible", "seconds"])
+        writer.writerow(["submission", *questions, "total", "possible", "seconds", "feedback"])
         for g in grades:
             possible = sum(g.possible.values())
             row = [g.submission, *(g.scores[q] for q in questions), g.total, possible]
-            writer.writerow([*row, f"{g.seconds:.1f}"])
+            writer.writerow([*row, f"{g.seconds:.1f}", feedback_text(g)])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -380,6 +405,15 @@ def main(argv: list[str] | None = None) -> int:
     )
     grade_cmd.add_argument(
         "--batch", type=int, default=1, help="submissions per kernel (default 1)"
+    )
+    grade_cmd.add_argument(
+        "--lms",
+        choices=("canvas", "moodle"),
+        help="also write the grades as this LMS imports them (tcplab.gradebook), from the file "
+        "names of its download of the submissions, to SUBMISSIONS/grades-LMS.csv",
+    )
+    grade_cmd.add_argument(
+        "--assignment", help="the assignment's name in the LMS (default: '<lab> lab')"
     )
     grade_cmd.add_argument("--cell-timeout", type=float, default=CELL_TIMEOUT)
     grade_cmd.add_argument("--question-timeout", type=float, default=QUESTION_TIMEOUT)
@@ -411,12 +445,23 @@ def main(argv: list[str] | None = None) -> int:
     )  # fmt: skip
     out = args.csv or args.submissions / "grades.csv"
     write_csv(grades, out)
+    if args.lms:
+        from tcplab.gradebook import Score, write_lms_csv
+
+        scores = [
+            Score(g.submission, g.total, sum(g.possible.values()), feedback_text(g)) for g in grades
+        ]
+        lms_csv = out.with_name(f"grades-{args.lms}.csv")
+        write_lms_csv(scores, lms_csv, args.lms, args.assignment or f"{args.lab} lab")
+        print(f"For {args.lms.title()}: {lms_csv}")
     for g in grades:
         problems = "; ".join(f"{q}: {e}" for q, e in g.errors.items())
         print(
             f"{g.submission}: {g.total:g}/{sum(g.possible.values()):g} in {g.seconds:.0f} s"
             + (f"  ({problems})" if problems else "")
         )
+        if g.feedback:
+            print(f"    feedback: {feedback_text(g)}")
     print(f"Scores: {out}")
     return 0
 

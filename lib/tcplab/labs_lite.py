@@ -37,7 +37,15 @@ from tcplab.pyodide_site import (
     write_wheel,
 )
 
-__all__ = ["KERNEL_PACKAGES", "BROWSER", "normalise", "closure", "write_pyodide", "build"]
+__all__ = [
+    "KERNEL_PACKAGES",
+    "BROWSER",
+    "normalise",
+    "closure",
+    "write_pyodide",
+    "start_bytes",
+    "build",
+]
 
 #: official Pyodide packages the kernel and the labs import (their dependencies follow)
 KERNEL_PACKAGES = ("micropip", "ssl", "sqlite3", "ipython", "jedi", "numpy", "pandas")
@@ -186,7 +194,20 @@ def _lite_settings(packages: list[str]) -> dict:
     }
 
 
-def _index_page(labs: list[str]) -> str:
+def start_bytes(runtime: Path) -> int:
+    """What the kernel's first start downloads from ``runtime`` (the site's static/pyodide of
+    :func:`write_pyodide`): Pyodide's own files and every package its lock file lists, all of
+    which the kernel loads when it starts."""
+    lock = json.loads((runtime / "pyodide-lock.json").read_text(encoding="utf-8"))
+    files = [runtime / name for name in (*_CORE, "pyodide-lock.json")]
+    files += [runtime / entry["file_name"] for entry in lock["packages"].values()]
+    return sum(path.stat().st_size for path in files)
+
+
+def _index_page(labs: list[str], download: int = 0) -> str:
+    loads = (
+        f"downloads {download / 1e6:.0f} MB" if download else "downloads Pyodide and its packages"
+    )
     rows = []
     for lab in labs:
         link = f"lab/index.html?path={lab}/{lab}.ipynb"
@@ -210,7 +231,7 @@ with the book's package <code>tcplab</code> and Otter-Grader loaded from this si
 fetched from anywhere else, so the site works offline once it is on your disk or your
 course's server (served over HTTP, for instance with
 <code>python3 -m http.server 8000 --bind 127.0.0.1 --directory lite</code>; a page opened as a
-file cannot start the kernel). The kernel's first start loads some 33 MB and can take a
+file cannot start the kernel). The kernel's first start {loads} and can take a
 minute or more. Run the cells from the top;
 <code>grader.check("q1")</code> runs a question's public tests. Your edits stay in this
 browser's storage: download the notebook (File, Download) to hand it in.</p>
@@ -302,5 +323,6 @@ def build(labs_out: Path, out: Path, srcdir: Path, labs: list[str], timeout: flo
                 f"jupyter lite build failed:\n{done.stdout[-3000:]}{done.stderr[-3000:]}"
             )
     write_contents(out, notebooks)
-    (out / "index.html").write_text(_index_page(labs), encoding="utf-8")
+    download = start_bytes(out / "static" / "pyodide")
+    (out / "index.html").write_text(_index_page(labs, download), encoding="utf-8")
     return out

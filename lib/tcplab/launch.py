@@ -30,7 +30,8 @@ from pathlib import Path
 import jupytext
 import nbformat
 
-from tcplab.plain_myst import GLUE_NOTE, plain_markdown
+from tcplab.plain_myst import GLUE_NOTE, Rendering, plain_cells
+from tcplab.syllabus import exercise_numbers
 
 __all__ = [
     "NOTEBOOK_BRANCH",
@@ -39,6 +40,7 @@ __all__ = [
     "DATA_FOLDER",
     "wheel_name",
     "runtime_pins",
+    "WHEELHOUSE",
     "setup_cell_source",
     "drop_solutions",
     "colab_notebook",
@@ -63,37 +65,43 @@ def wheel_name() -> str:
     return f"tcplab-{__version__}-py3-none-any.whl"
 
 
-def runtime_pins(requirements: Path) -> dict[str, str]:
-    """The pinned version of each of :data:`RUNTIME_PACKAGES` in ``requirements`` (a
-    requirements.txt of ``name==version`` lines); a package without a pin is an error."""
+def runtime_pins(
+    requirements: Path, packages: tuple[str, ...] = RUNTIME_PACKAGES
+) -> dict[str, str]:
+    """The pinned version of each of ``packages`` (:data:`RUNTIME_PACKAGES`: what a chapter
+    needs) in ``requirements`` (a requirements.txt of ``name==version`` lines); a package
+    without a pin is an error."""
     pinned = {}
     for line in requirements.read_text(encoding="utf-8").splitlines():
         line = line.split("#", 1)[0].strip()
         if "==" in line:
             name, version = line.split("==", 1)
             pinned[name.strip().lower()] = version.strip()
-    missing = [name for name in RUNTIME_PACKAGES if name not in pinned]
+    missing = [name for name in packages if name not in pinned]
     if missing:
         raise ValueError(f"{requirements}: no pin for {', '.join(missing)}")
-    return {name: pinned[name] for name in RUNTIME_PACKAGES}
+    return {name: pinned[name] for name in packages}
 
 
 _SETUP = """\
 # Outside a clone of the book (a downloaded notebook, Colab, a bare Jupyter): install the
-# run-time pins this machine lacks, then tcplab with the book's results, from the first of: its
-# wheel next to this notebook, the same wheel from the book's site, a clone of the repository.
-# Where tcplab is already installed this cell installs nothing.
+# run-time pins this machine lacks (from the book's site where it has them for this machine,
+# else from PyPI), then tcplab with the book's results, from the first of: its wheel next to
+# this notebook, the same wheel from the book's site, a clone of the repository. Where
+# tcplab is already installed this cell installs nothing.
 import importlib.metadata
 import importlib.util
 import os
 import subprocess
 import sys
 import tempfile
+import urllib.parse
 import urllib.request
 
 PINS = {pins!r}
 WHEEL = {wheel!r}
-SITE = {site!r}  # the book's site (empty: the book did not say where it is published)
+SITE = {site!r}  # the book's site (the page's download button writes where it came from)
+WHEELS = {wheels!r}  # the site's copies of the pinned packages, relative to SITE
 
 if importlib.util.find_spec("tcplab") is None:
     wanted = []
@@ -104,13 +112,24 @@ if importlib.util.find_spec("tcplab") is None:
         except importlib.metadata.PackageNotFoundError:
             wanted.append(f"{{name}}=={{version}}")
     pip = [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+    if SITE.startswith("http://"):  # pip trusts a plain-HTTP site only when told to
+        pip += ["--trusted-host", urllib.parse.urlsplit(SITE).hostname]
+    if wanted and SITE:  # the site's copies only: it may be the one host this machine reaches
+        wheels = urllib.parse.urljoin(SITE, WHEELS)
+        local = subprocess.run(pip + ["--no-index", "--find-links", wheels] + wanted,
+                               capture_output=True, text=True, timeout=900)
+        if local.returncode == 0:
+            wanted = []
+        else:
+            print("The book's site has no copies of the pinned packages for this machine:",
+                  "installing them from PyPI.")
     if wanted:
         subprocess.run(pip + wanted, check=True, timeout=900)
     if os.path.isfile(WHEEL):  # downloaded with the notebook (the site's notebooks zip)
         book = WHEEL
     elif SITE:  # fetched from the book's site
         book = os.path.join(tempfile.mkdtemp(), WHEEL)
-        urllib.request.urlretrieve(SITE.rstrip("/") + "/notebooks/" + WHEEL, book)
+        urllib.request.urlretrieve(urllib.parse.urljoin(SITE, "notebooks/" + WHEEL), book)
     else:  # a clone of the repository: its code and the results shipped in data/
         book = os.path.abspath("tcplab-book")
         if not os.path.isdir(book):
@@ -135,14 +154,24 @@ if os.path.isdir(SHIPPED) and not os.environ.get("TCPLAB_DATA"):
     os.environ["TCPLAB_DATA"] = SHIPPED
 """
 
+#: where the site keeps its copies of the pinned packages (``make site``: tcplab.offline),
+#: relative to the site's root
+WHEELHOUSE = "notebooks/wheels/"
 
-def setup_cell_source(repository: str, pins: dict[str, str], site: str = "") -> str:
-    """The code of a notebook's first cell: ``pins`` (:func:`runtime_pins`), then tcplab from
-    its wheel beside the notebook, from ``site`` (the book's address; empty: unknown) or from a
-    clone of ``repository`` (a git URL)."""
+
+def setup_cell_source(
+    repository: str, pins: dict[str, str], site: str = "", wheels: str = WHEELHOUSE
+) -> str:
+    """The code of a notebook's first cell: ``pins`` (:func:`runtime_pins`; from the site's
+    copies at ``wheels``, relative to ``site``, else PyPI), then tcplab from its wheel beside
+    the notebook, from ``site`` (the book's address; empty: unknown) or from a clone of
+    ``repository`` (a git URL)."""
+    if site and not site.endswith("/"):
+        site += "/"
     return _SETUP.format(
-        repository=repository, pins=pins, site=site, wheel=wheel_name(), data=DATA_FOLDER
-    )
+        repository=repository, pins=pins, site=site, wheel=wheel_name(), data=DATA_FOLDER,
+        wheels=wheels,
+    )  # fmt: skip
 
 
 #: an exercise's solution as sphinx-exercise writes it: ```{solution} LABEL ... ```
@@ -163,27 +192,29 @@ def colab_notebook(
     pins: dict[str, str],
     site: str = "",
     solutions: bool = True,
+    rendering: Rendering | None = None,
+    wheels: str = WHEELHOUSE,
 ) -> nbformat.NotebookNode:
     """The MyST-Markdown ``chapter`` as a notebook without outputs, with the set-up cell first
-    (:func:`setup_cell_source`) and its roles as plain Markdown (:mod:`tcplab.plain_myst`;
-    then a note on the computed numbers, where it has any); with ``solutions`` false, without
-    the exercises' solutions."""
+    (:func:`setup_cell_source`) and its MyST as plain Markdown (:mod:`tcplab.plain_myst`: the
+    numbers the build glued where ``rendering`` has them, else ⟨name⟩ and a note saying so);
+    with ``solutions`` false, without the exercises' solutions. Its metadata records the
+    site it was written for (``tcplab.site``; the page's download button writes the site it
+    came from there and into the set-up cell)."""
     text = chapter.read_text(encoding="utf-8")
     notebook = jupytext.reads(text if solutions else drop_solutions(text), fmt="md:myst")
-    bib = chapter.parent.parent / "references.bib"
-    glued = False
     for cell in notebook.cells:
         if cell.cell_type == "code":
             cell.outputs, cell.execution_count = [], None
-        elif cell.cell_type == "markdown":  # plain Jupyter shows MyST roles as typed
-            glued = glued or "{glue:text}`" in cell.source
-            cell.source = plain_markdown(cell.source, bib)
-    setup = nbformat.v4.new_code_cell(setup_cell_source(repository, pins, site))
+    glued = any("{glue:text}`" in c.source for c in notebook.cells if c.cell_type == "markdown")
+    notebook.cells = plain_cells(notebook.cells, chapter, exercise_numbers(chapter), rendering)
+    setup = nbformat.v4.new_code_cell(setup_cell_source(repository, pins, site, wheels))
     setup.metadata["tags"] = ["tcplab-colab-setup"]
     notebook.cells.insert(0, setup)
-    if glued:
+    if glued and rendering is None:
         notebook.cells.insert(1, nbformat.v4.new_markdown_cell(GLUE_NOTE))
     notebook.metadata.pop("jupytext", None)
+    notebook.metadata["tcplab"] = {"chapter": chapter.stem, "site": site}
     nbformat.validate(notebook)
     return notebook
 

@@ -51,6 +51,8 @@ __all__ = [
     "SERVICE_WORKER",
     "runtime_digest",
     "write_service_worker",
+    "start_files",
+    "download_bytes",
 ]
 
 PYODIDE_VERSION = "0.27.7"
@@ -360,3 +362,27 @@ def write_service_worker(runtime: Path, folder: Path) -> Path:
     target = folder / SERVICE_WORKER
     target.write_text(template.replace("@VERSION@", runtime_digest(runtime)), encoding="utf-8")
     return target
+
+
+def start_files(runtime: Path) -> list[Path]:
+    """The files of ``runtime`` (the ``_static/pyodide`` of :func:`write_runtime`) that a
+    panel's first start downloads, as the page's runtime asks for them: the manifest, the
+    worker and Pyodide's own files, then the memory snapshot and its restore script, or
+    (without a snapshot) every package, wheel and the compiled modules."""
+    manifest = json.loads((runtime / MANIFEST).read_text(encoding="utf-8"))
+    names = [MANIFEST, WORKER, *RUNTIME_FILES]
+    snapshot = manifest.get("snapshot")
+    if snapshot:
+        names += [snapshot["file"], snapshot["restore"]]
+    else:
+        lock = json.loads((runtime / "pyodide-lock.json").read_text(encoding="utf-8"))
+        names += [lock["packages"][name]["file_name"] for name in manifest["packages"]]
+        names += [f"pypi/{wheel}" for wheel in manifest["wheels"]]
+        names += [manifest["bytecode"]] if manifest.get("bytecode") else []
+    return [runtime / name for name in names]
+
+
+def download_bytes(runtime: Path) -> int:
+    """How many bytes a panel's first start downloads (:func:`start_files`): what the page
+    says before a reader starts one."""
+    return sum(path.stat().st_size for path in start_files(runtime))

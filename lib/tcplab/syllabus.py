@@ -2,9 +2,9 @@
 
 Each chapter's box of objectives gets a line "At a glance" under its prerequisites (reading
 time from the chapter's own words, its exercises by difficulty, its level), and the
-instructors' page a course map: every chapter in the book's order with the same facts and
-what to read first. Both are made from the chapters' sources when the book is built
-(:mod:`tcplab.book`), so they follow the text as it changes.
+instructors' page a course map (:func:`tcplab.course.course_map`): every chapter in the
+book's order with the same facts and what to read first. Both are made from the chapters'
+sources when the book is built (:mod:`tcplab.book`), so they follow the text as it changes.
 
 Every exercise carries its mark once, as the title of its directive: its difficulty in stars
 and its kind in words (```` ```{exercise} ★★ derivation ````). The build shows the stars with
@@ -38,7 +38,8 @@ __all__ = [
     "glance",
     "add_glance",
     "chapters",
-    "course_map",
+    "chapter_numbers",
+    "exercise_numbers",
 ]
 
 #: reading pace assumed for the book's text: slower than the 200-250 words a minute of plain
@@ -269,19 +270,20 @@ def chapters(book: Path) -> list[Path]:
     return [book / f"{f}.md" for f in files if Path(f).name in LEVELS]
 
 
-def course_map(book: Path) -> str:
-    """The instructors' course map, a MyST Markdown table: each chapter in the book's order,
-    its reading time, exercises (by difficulty), level and what to read first (its
-    prerequisites); then the legend of the exercises' marks (:func:`legend`)."""
-    rows = [
-        "| Chapter | Reading | Exercises | Level | Read first |",
-        "| --- | --- | --- | --- | --- |",
-    ]
-    for path in chapters(book):
-        chapter = facts(path.stem, path.read_text(encoding="utf-8"))
-        count = f"{chapter.exercises}{_in_brackets(chapter)}"
-        rows.append(
-            f"| {{doc}}`{path.stem}` | {chapter.minutes} min | {count} "
-            f"| {chapter.level} | {chapter.prerequisites} |"
-        )
-    return "\n".join(rows) + "\n\n" + legend()
+def chapter_numbers(book: Path) -> dict[str, int]:
+    """The number of each chapter of the book's numbered parts (_toc.yml), counted across the
+    parts as Jupyter Book numbers them (its figures are 4.3, its exercises 4.2)."""
+    import yaml
+
+    toc = yaml.safe_load((book / "_toc.yml").read_text(encoding="utf-8"))
+    files = [c["file"] for p in toc.get("parts", []) if p.get("numbered") for c in p["chapters"]]
+    return {Path(f).name: number for number, f in enumerate(files, start=1)}
+
+
+def exercise_numbers(chapter: Path) -> dict[str, str]:
+    """Each exercise of ``chapter`` (a chapter's source in the book's chapters/) by its label,
+    with the number the book gives it: "4.2", its chapter's number (:func:`chapter_numbers`)
+    and its place in the chapter (just "2" in an unnumbered chapter)."""
+    number = chapter_numbers(chapter.parent.parent).get(chapter.stem)
+    marks = exercises(chapter.stem, chapter.read_text(encoding="utf-8"))
+    return {m.label: f"{number}.{k}" if number else str(k) for k, m in enumerate(marks, 1)}

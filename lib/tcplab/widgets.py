@@ -34,12 +34,16 @@ _NOTE = (
     "The static sliders above need neither.</div>"
 )
 
+#: the size of the runtime's download, as a panel's note says it; the book's build puts the
+#: number of bytes it ships in its place (tcplab.book, tcplab.pyodide_site.download_bytes)
+DOWNLOAD_SIZE = '<span class="tcplab-download-size">a download of some tens of MB</span>'
+
 # The page's runtime (_static/tcplab-inbrowser.js) turns this into the panel, on a click.
 _BROWSER = (
     '<div class="tcplab-inbrowser" data-panel="{target}" data-controls="{controls}">'
     '<button type="button" class="tcplab-inbrowser-run">Run in your browser</button> '
     '<span class="tcplab-inbrowser-status" role="status">Python runs in this page (Pyodide, '
-    "about 25 MB, downloaded once from this site).</span></div>"
+    f"{DOWNLOAD_SIZE}, downloaded once from this site).</span></div>"
 )
 
 

@@ -8,7 +8,7 @@ from tcplab.tables import Table, show
 
 from .claims import DEPARTURES
 
-__all__ = ["departures_table"]
+__all__ = ["comparison_table", "departures_table"]
 
 _SENDER = {"tahoe": "Tahoe", "reno": "Reno", "newreno": "NewReno", "sack": "SACK"}
 
@@ -22,3 +22,13 @@ def departures_table(departures: pd.DataFrame) -> Table:
     columns.update({name: name for name in DEPARTURES})
     caption = "Completion time (s) by the rules, with each departure from the RFCs undone alone"
     return show(frame, columns, 3, caption=caption)
+
+
+def comparison_table(comparison: pd.DataFrame) -> Table:
+    """:func:`.claims.comparison_frame` (a "rules / model" cell per quantity, per sender and
+    drop list) in the book's table style: one card per case on a phone, where the frame's
+    own HTML ran to 779 px in a 368 px column (the reader's report of 2026-12-02)."""
+    frame = comparison.reset_index()
+    frame["agree"] = frame["agree"].map({True: "yes", False: "no"})
+    caption = "Each case: what the rules say / what the model did"
+    return show(frame, list(frame.columns), 4, caption=caption)

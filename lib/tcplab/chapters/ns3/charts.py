@@ -29,7 +29,11 @@ TIMER_NAMES = {
 SIMULATORS = ["tcplab (simpy)", "ns-3 3.44 (C++, from Python)"]
 
 #: the height of one scenario's row in :func:`ratio_chart` (px): its label has up to 4 lines
-ROW_STEP = 56
+#: of LABEL_LINE px, and a clear gap to the next row's (at 56 px with 11 px type a four-line
+#: label sat on the next one: the reader's report of 2026-12-02)
+LABEL_SIZE = 12
+LABEL_LINE = 13
+ROW_STEP = 4 * LABEL_LINE + 16
 
 
 def scenario_label(row: pd.Series) -> str:
@@ -92,10 +96,10 @@ def ratio_chart(table: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
                 "split(replace(replace(datum.label, ' N=', '|N='), regexp(', ', 'g'), '|'), '|')"
             ),
             # a label of up to four lines sits in the middle of its row, the row's dots beside
-            # it: a row is ROW_STEP px, four lines of 11 px with their spacing fit in it
+            # it: a row is ROW_STEP px, four lines with a gap to the next row's fit in it
             labelBaseline="middle",
-            labelFontSize=11,
-            labelLineHeight=12,
+            labelFontSize=LABEL_SIZE,
+            labelLineHeight=LABEL_LINE,
             grid=False,
             domain=False,
             ticks=False,
@@ -119,7 +123,8 @@ def ratio_chart(table: pd.DataFrame) -> alt.LayerChart | alt.FacetChart:
     # pixel offset of each timer's marks (an offset *scale* would make the y axis's row height
     # a second claim on the same scale, which Vega reports as a conflict)
     base = alt.Chart(data).transform_filter(alt.datum.quantity == pick)
-    x = alt.X("ratio:Q", title="tcplab / ns-3")
+    # few ticks: on a phone's narrow plot "-0.5" and "0.0" ran into each other
+    x = alt.X("ratio:Q", title="tcplab / ns-3", axis=alt.Axis(tickCount=4, labelOverlap=True))
     marks = []
     for timer, shift in zip(TIMER_NAMES.values(), (-8, 8), strict=True):
         own = base.transform_filter(alt.datum.timer == timer)
