@@ -339,3 +339,22 @@ def test_a_real_scheduler_still_connects(cluster: DaskExecutor) -> None:
         assert client.submit(np.sqrt, 16.0).result(timeout=30) == 4.0
     finally:
         client.close()
+
+
+def test_a_real_scheduler_connects_from_a_thread_that_runs_an_event_loop(
+    cluster: DaskExecutor,
+) -> None:
+    """A notebook's kernel (or a test run after one) already runs an event loop in the calling
+    thread, where asyncio.run fails: the probe must still let the scheduler through."""
+    import asyncio
+
+    from tcplab.cluster import connect
+
+    async def from_inside_a_loop() -> float:
+        client = connect(cluster.client.scheduler.address, timeout=10)
+        try:
+            return float(client.submit(np.sqrt, 16.0).result(timeout=30))
+        finally:
+            client.close()
+
+    assert asyncio.run(from_inside_a_loop()) == 4.0

@@ -100,6 +100,26 @@ async def _identify(scheduler: str, timeout: float) -> None:
         raise _NotAScheduler(f"it is a Dask {answer['type'].lower()}, not the scheduler")
 
 
+def _run_in_own_thread(coroutine: Callable[[], Any], timeout: float) -> None:
+    """``asyncio.run(coroutine())`` on a thread of its own: the caller's thread may already
+    run an event loop (a notebook's kernel, a test run after one), where asyncio.run fails."""
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            asyncio.run(coroutine())
+        except BaseException as error:  # handed to the caller's thread
+            failed.append(error)
+
+    runner = threading.Thread(target=run, name="tcplab-dask-probe", daemon=True)
+    runner.start()
+    runner.join(timeout)
+    if failed:
+        raise failed[0]
+    if runner.is_alive():
+        raise TimeoutError(f"the probe did not finish within {timeout:g} s")
+
+
 def _probe(scheduler: str, timeout: float) -> None:
     """:func:`_identify` within ``timeout`` seconds, whatever the peer does."""
 
@@ -107,7 +127,7 @@ def _probe(scheduler: str, timeout: float) -> None:
         await asyncio.wait_for(_identify(scheduler, timeout), timeout)
 
     try:
-        asyncio.run(bounded())
+        _run_in_own_thread(bounded, timeout + 1.0)
     except (OSError, TimeoutError, _NotAScheduler):
         raise
     except Exception as error:  # bytes that are no Dask message (any decoding error)
