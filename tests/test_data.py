@@ -1,5 +1,6 @@
 """The results shipped in data/ are complete, bound to their metadata, and fresh: made (or
-restamped) by the code that is here now, with their quick canary recorded."""
+restamped) by the code that is here now, with a quick canary that covers the full grid's
+words and switches."""
 
 from __future__ import annotations
 
@@ -39,3 +40,15 @@ def test_every_shipped_table_is_bound_to_its_metadata(path: Path) -> None:
         assert len(meta.get(cache.QUICK_DIGEST, "")) == 64, "run `tcplab data --restamp`"
         assert meta.get(restamp.READS), "run `tcplab data --restamp`"
         assert meta.get(restamp.QUICK_PARAMS) == quick, "another quick grid: `--restamp`"
+
+
+@pytest.mark.parametrize("name", sorted(registry.REGISTRY))
+def test_the_quick_canary_takes_the_full_grids_paths(name: str) -> None:
+    """Every word or switch (string, bool) of the full grid, in the parameters the quick run
+    reads (recorded when it was stamped), is in the quick grid too: else a change on a path
+    only the full grid takes would be restamped unseen (ARCHITECTURE.md)."""
+    experiment = registry.REGISTRY[name]
+    meta = cache.read(cache.Entry(name))[1]
+    reads = meta.get(restamp.READS) or ["*"]
+    gaps = restamp.branch_gaps(experiment.parameters("full"), experiment.parameters("quick"), reads)
+    assert gaps == {}, f"{name}'s quick grid lacks {gaps} of its full grid"

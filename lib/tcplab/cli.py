@@ -15,6 +15,7 @@ import os
 import sys
 import time
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from . import __version__, commands, flags, writable
 from .commands import Command, Parser, UsageError
@@ -189,9 +190,9 @@ def _restamp(names: Sequence[str], as_json: bool) -> int:
 
     from .restamp import restamp
 
-    def report(outcome: object) -> None:
-        if not as_json:
-            tqdm.write(outcome.line(), file=sys.stdout)  # type: ignore[attr-defined]
+    def report(outcome: Any) -> None:
+        if not as_json and (outcome.action != "fresh" or outcome.why):  # counted, not listed
+            tqdm.write(outcome.line(), file=sys.stdout)
             sys.stdout.flush()
 
     outcomes = restamp(only=list(names), report=report)

@@ -62,8 +62,8 @@ class PhaseParams:
 
     @classmethod
     def quick(cls) -> PhaseParams:
-        """DropTail and RED, 20 cross flows, one parallel connection, two offsets."""
-        return cls(("DropTail", "RED"), (20,), (1,), 2, workers=1)
+        """Every variant, 20 cross flows, one parallel connection, two offsets."""
+        return cls(tuple(PHASE_VARIANTS), (20,), (1,), 2, workers=1)
 
     def offsets_ms(self) -> np.ndarray:
         """The L2 offsets (ms): ``steps`` values in [0, half a packet time)."""

@@ -130,8 +130,8 @@ class RttParams:
 
     @classmethod
     def quick(cls) -> RttParams:
-        """The cross traffic's RTT doubled, DropTail, 10 cross flows, the probes and n = 2."""
-        return cls(("cross RTT x2",), ("droptail",), (10,), (1, 2, 10), workers=1)
+        """Both variants and both queues, 10 cross flows, the probes and n = 2."""
+        return cls(tuple(RTT_VARIANTS), ("droptail", "red"), (10,), (1, 2, 10), workers=1)
 
 
 def _one(job: tuple[tuple[tuple[str, object], ...], PacketSetup, float, float]) -> dict:

@@ -64,7 +64,16 @@ class VariantsParams:
 
     @classmethod
     def quick(cls) -> VariantsParams:
-        return cls(cases=(Case(1, "Tahoe", (0, 5), (1, 2, 10), tcp="tahoe"),), workers=1)
+        """Each case's change on scenario 1, a few runs each (every word of the full cases:
+        the restamp canary takes each one's code path)."""
+        return cls(
+            cases=(
+                Case(1, "Tahoe", (0, 5), (1, 2, 10), tcp="tahoe"),
+                Case(1, "RED", (5,), (2,), queue="red"),
+                Case(1, "NewReno", (0,), (1,), tcp="newreno"),
+            ),
+            workers=1,
+        )
 
 
 def variants(params: VariantsParams, seed: int = 0) -> pd.DataFrame:
