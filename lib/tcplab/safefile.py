@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import stat
 import tempfile
 import time
 from collections.abc import Iterator
@@ -73,8 +74,8 @@ def _flock(fd: int, how: int, path: Path, wait_s: float) -> None:
             if time.monotonic() >= deadline:
                 raise Busy(
                     errno.EBUSY,
-                    f"another tcplab process has been writing it for {wait_s:g} s (its lock "
-                    f"{path.name} is held): wait for it to finish, then run this again",
+                    f"another tcplab process is writing it (its lock {path.name} was held "
+                    "all the wait): wait for it to finish, then run this again",
                     str(path.with_name(path.name[1 : -len(".lock")])),
                 ) from None
             time.sleep(_POLL_S)
@@ -85,15 +86,17 @@ def locked(target: Path, wait_s: float | None = None) -> Iterator[None]:
     """Hold ``target``'s lock (:func:`lock_path`) inside the block: one holder at a time,
     the others waiting at most ``wait_s`` seconds (default :data:`LOCK_WAIT_S`)."""
     path = lock_path(target)
-    wait_s = LOCK_WAIT_S if wait_s is None else wait_s
+    deadline = time.monotonic() + (LOCK_WAIT_S if wait_s is None else wait_s)
     while True:
         fd = _open_lock(path, os.O_RDWR | os.O_CREAT)
         try:
-            _flock(fd, fcntl.LOCK_EX if fcntl else 0, path, wait_s)
+            _flock(fd, fcntl.LOCK_EX if fcntl else 0, path, max(0.0, deadline - time.monotonic()))
             try:
                 current = os.stat(path, follow_symlinks=False)
             except FileNotFoundError:
                 current = None
+            if current is not None and stat.S_ISLNK(current.st_mode):  # no O_NOFOLLOW here
+                raise OSError(errno.ELOOP, "it is a symbolic link: refused (remove it)", str(path))
             if current is not None and current.st_ino == os.fstat(fd).st_ino:
                 break  # the lock file at the name: ours
         except BaseException:
