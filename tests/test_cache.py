@@ -471,18 +471,22 @@ def test_a_planted_symlink_at_a_temporary_or_lock_name_is_never_followed(
 
 def test_an_empty_TCPLAB_DATA_means_the_books_data_folder(tmp_path: Path) -> None:
     """``TCPLAB_DATA=`` (set, but empty) is read as unset, never as the current directory."""
-    script = "from tcplab import cache; print(cache.DATA_DIR)"
     for value in ("", "  "):
-        done = subprocess.run(
-            [sys.executable, "-c", script],
-            env={**os.environ, "TCPLAB_DATA": value},
-            cwd=tmp_path,
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=True,
-        )
-        assert Path(done.stdout.strip()) == ROOT / "data"
+        assert _data_dir(tmp_path, TCPLAB_DATA=value) == ROOT / "data"
+
+
+def _data_dir(cwd: Path, **variables: str) -> Path:
+    """cache.DATA_DIR in a fresh interpreter run in ``cwd`` with these environment variables."""
+    done = subprocess.run(
+        [sys.executable, "-c", "from tcplab import cache; print(cache.DATA_DIR)"],
+        env={**os.environ, **variables},
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    return Path(done.stdout.strip())
 
 
 @pytest.mark.parametrize("blank", ["", "  "])
@@ -502,14 +506,5 @@ def test_a_blank_TCPLAB_QUICK_CACHE_writes_nothing_into_the_current_directory(
 
 
 def test_a_tilde_in_TCPLAB_DATA_is_the_home_folder(tmp_path: Path) -> None:
-    script = "from tcplab import cache; print(cache.DATA_DIR)"
-    done = subprocess.run(
-        [sys.executable, "-c", script],
-        env={**os.environ, "TCPLAB_DATA": "~/tcplab-results", "HOME": str(tmp_path)},
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
-    assert Path(done.stdout.strip()) == tmp_path / "tcplab-results"
+    found = _data_dir(tmp_path, TCPLAB_DATA="~/tcplab-results", HOME=str(tmp_path))
+    assert found == tmp_path / "tcplab-results"
