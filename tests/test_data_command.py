@@ -94,3 +94,25 @@ def test_only_x_x_runs_x_once(data: Path) -> None:
 def test_up_to_date_tables_are_kept_and_said_so(data: Path) -> None:
     done = _tcplab(data, "data", "--only", NAME, "--keep")
     assert done.returncode == 0 and f"{NAME}: up to date" in done.stderr
+
+
+def test_tcplab_claims_names_a_corrupt_table(tmp_path: Path) -> None:
+    """The ledger's reader (tcplab claims) says which table is corrupt and what to run, in
+    one line, instead of calling it missing."""
+    data = tmp_path / "data"
+    data.mkdir()
+    for name in ("sawtooth-paths", "sawtooth-utilisation"):
+        for suffix in (".csv", ".meta.json"):
+            shutil.copy(Path(cache.DATA_DIR) / f"{name}{suffix}", data / f"{name}{suffix}")
+    spoiled = data / "sawtooth-utilisation.csv"
+    spoiled.write_bytes(spoiled.read_bytes().replace(b"0.", b"9.", 1))
+    done = _tcplab(data, "claims", "sawtooth")
+    lines = done.stderr.strip().splitlines()
+    assert done.returncode != 0 and len(lines) == 1, done.stderr
+    assert "data/sawtooth-utilisation.csv is corrupt: its bytes are not the table" in lines[0]
+    assert "tcplab data --only sawtooth-utilisation" in lines[0]
+
+
+def test_status_and_restamp_run_here(data: Path) -> None:
+    done = _tcplab(data, "data", "--restamp", "--cluster", "local")
+    assert done.returncode == 2 and "--restamp runs here" in done.stderr

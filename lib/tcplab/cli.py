@@ -138,6 +138,9 @@ def _data(args: argparse.Namespace) -> int:
 
     if args.json and not (args.status or args.restamp):
         raise ValueError("--json applies to --status and --restamp only")
+    if (args.status or args.restamp) and (args.scheduler or args.cluster):
+        flag = "--status" if args.status else "--restamp"
+        raise ValueError(f"{flag} runs here: --scheduler and --cluster apply to computing tables")
     names = _names(args)
     check_int("--seed", args.seed, 0)
     if args.status:
