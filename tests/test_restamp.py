@@ -256,3 +256,27 @@ def test_a_sizes_field_picks_grids_with_the_same_words() -> None:
         full, quick = kind(), kind.quick()
         assert (full.quick_scale, quick.quick_scale) == (False, True)
         assert restamp.branch_gaps(full.chapter(), quick.chapter()) == {}
+
+
+def test_an_interrupted_restamp_leaves_the_pair_as_it_was(
+    demo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C while the metadata is being replaced: the old metadata stays whole (the table
+    stale, as it was), no temporary file is left, and the next restamp completes."""
+    from tcplab import safefile
+
+    entry = cache.Entry.of("demo")
+    _write(demo, extra="\n\ndef knob(x, scale=1.0):\n    return x * scale\n")
+    before = entry.meta.read_bytes()
+    real = safefile.replace
+
+    def interrupted(source: Path, target: Path) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(safefile, "replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        restamp.restamp(workers=1)
+    assert entry.meta.read_bytes() == before and registry.status("demo").state == "stale"
+    assert sorted(p.name for p in entry.folder.iterdir()) == ["demo.csv", "demo.meta.json"]
+    monkeypatch.setattr(safefile, "replace", real)
+    assert _lines(restamp.restamp(workers=1))["demo"][0] == "restamped"

@@ -323,8 +323,7 @@ def amend(entry: Entry, changes: dict[str, Any], *, if_fingerprint: str) -> dict
         if meta.get("fingerprint") != if_fingerprint:
             raise Stale(f"{_shown(entry.meta)} changed while it was checked: run this again")
         new = {**meta, **changes}
-        temporary = safefile.new_file(entry.meta, _meta_text(new).encode("utf-8"), durable=True)
-        safefile.replace(temporary, entry.meta)
+        safefile.write(entry.meta, _meta_text(new).encode("utf-8"), durable=True)
     return new
 
 

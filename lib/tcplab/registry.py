@@ -257,7 +257,7 @@ def _quick_cached(
         except frames.Unsupported as error:
             _warn(f"{name}'s quick table is not kept in {folder} ({error})")
             return table
-        safefile.replace(safefile.new_file(Path(path), data), Path(path))
+        safefile.write(Path(path), data)
     return table
 
 

@@ -32,7 +32,9 @@ try:
 except ImportError:  # pragma: no cover - Windows: one writer at a time is the user's care
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["Busy", "LOCK_WAIT_S", "lock_path", "locked", "new_file", "replace", "wait_for_writer"]
+__all__ = [
+    "Busy", "LOCK_WAIT_S", "lock_path", "locked", "new_file", "replace", "wait_for_writer", "write"
+]  # fmt: skip
 
 #: how long a writer waits for another's lock before it gives up (seconds); a lock is held
 #: only while files are renamed, never while a result is computed
@@ -152,6 +154,16 @@ def new_file(target: Path, data: bytes, *, durable: bool = False) -> Path:
         raise
     os.close(fd)
     return Path(name)
+
+
+def write(target: Path, data: bytes, *, durable: bool = False) -> None:
+    """Replace ``target`` by a file holding ``data``: written in full under a name of its own
+    (:func:`new_file`), then renamed over it; nothing is left if either step fails."""
+    temporary = new_file(target, data, durable=durable)
+    try:
+        replace(temporary, target)
+    finally:
+        temporary.unlink(missing_ok=True)
 
 
 def replace(source: Path, target: Path) -> None:
