@@ -1,16 +1,22 @@
+import errno
 import hashlib
+import itertools
 import json
+import multiprocessing
 import os
 import signal
 import subprocess
 import sys
+import tempfile
+import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
 import pytest
 
-from tcplab import cache
+from tcplab import cache, frames, safefile, writable
 from tcplab.theory import altman as theory  # any tcplab module will do
 
 MODULES = (theory,)
@@ -35,24 +41,57 @@ def test_full_scale_results_are_stored_with_their_metadata(tmp_path) -> None:
     assert not list(tmp_path.glob("*.tmp"))
 
 
+def _cached(folder: Path, compute: Callable[[], pd.DataFrame] = lambda: OLD, **options):
+    kwargs = {"params": {"a": 1}, "seed": 0, "scale": "full", "modules": MODULES, **options}
+    return cache.cached("demo", compute, folder=folder, **kwargs)
+
+
 def test_a_stored_result_is_read_back_only_for_the_same_parameters(tmp_path) -> None:
+    """The same parameters read the stored table; other parameters are *stale*: an error
+    naming the command that recomputes it, never a silent recomputation over the book's
+    table (refresh=True is that command's way of asking)."""
     calls = []
 
     def compute() -> pd.DataFrame:
         calls.append(1)
         return _compute()
 
-    for params, seed in [({"a": 1}, 0), ({"a": 1}, 0), ({"a": 2}, 0), ({"a": 2}, 1)]:
-        cache.cached(
-            "demo",
-            compute,
-            params=params,
-            seed=seed,
-            scale="full",
-            modules=MODULES,
-            folder=tmp_path,
-        )
-    assert len(calls) == 3  # the second call was read from disk
+    _cached(tmp_path, compute)
+    _cached(tmp_path, compute)
+    assert len(calls) == 1  # the second call was read from disk
+    before = sorted(p.read_bytes() for p in tmp_path.iterdir())
+    with pytest.raises(cache.Stale, match=r"demo\.csv is stale \(params: other a\): run "
+                       r"`tcplab data --only demo`"):  # fmt: skip
+        _cached(tmp_path, compute, params={"a": 2})
+    assert len(calls) == 1 and sorted(p.read_bytes() for p in tmp_path.iterdir()) == before
+    _cached(tmp_path, compute, params={"a": 2}, refresh=True)
+    assert len(calls) == 2
+
+
+def test_another_seed_or_scale_is_stored_beside_the_books_result(tmp_path) -> None:
+    """The book reads seed 0 at full scale (demo.csv); seed 1 and the paper's scale are kept
+    beside it under their own names, so that neither replaces the book's table."""
+    _cached(tmp_path)
+    book = (tmp_path / "demo.csv").read_bytes(), (tmp_path / "demo.meta.json").read_bytes()
+    _cached(tmp_path, lambda: NEW, seed=1)
+    _cached(tmp_path, lambda: NEW, scale="paper")
+    _cached(tmp_path, lambda: NEW, scale="paper", seed=2)
+    assert ((tmp_path / "demo.csv").read_bytes(), (tmp_path / "demo.meta.json").read_bytes()) \
+        == book  # fmt: skip
+    stored = sorted(p.name for p in tmp_path.glob("*.csv"))
+    assert stored == ["demo.csv", "demo.paper.csv", "demo.paper.seed2.csv", "demo.seed1.csv"]
+    assert json.loads((tmp_path / "demo.seed1.meta.json").read_text())["seed"] == 1
+    assert cache.command("demo", "paper", 2) == "tcplab data --only demo --scale paper --seed 2"
+
+
+def test_the_metadata_records_the_quick_canary(tmp_path) -> None:
+    """With a canary, the stored metadata holds the digest of the quick table (the form of
+    tcplab.frames, wall-clock columns left out)."""
+    quick = pd.DataFrame({"x": [1, 2], "wall_s": [0.1, 0.2]})
+    _cached(tmp_path, canary=lambda: {cache.QUICK_DIGEST: frames.digest(quick)})
+    meta = json.loads((tmp_path / "demo.meta.json").read_text())
+    expected = hashlib.sha256(frames.encode(quick[["x"]])).hexdigest()
+    assert meta[cache.QUICK_DIGEST] == expected == frames.digest(quick.assign(wall_s=[9.0, 9.0]))
 
 
 def test_quick_results_are_never_stored(tmp_path) -> None:
@@ -80,19 +119,45 @@ def test_an_interrupted_computation_leaves_nothing_half_written(tmp_path) -> Non
             scale="full",
             modules=MODULES,
             folder=tmp_path,
+            refresh=True,  # as `tcplab data` asks for it
         )
     assert sorted(p.read_bytes() for p in tmp_path.iterdir()) == before
 
 
 def test_an_interrupted_write_keeps_no_temporary_file(tmp_path, monkeypatch) -> None:
-    def broken(self, path, **kwargs):
-        path.write_text("half")
+    real = os.write
+
+    def broken(fd: int, data: bytes) -> int:
+        real(fd, data[:4])
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(pd.DataFrame, "to_csv", broken)
+    monkeypatch.setattr(safefile.os, "write", broken)
     with pytest.raises(KeyboardInterrupt):
         cache.store(cache.Entry("demo", tmp_path), _compute(), {})
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_full_disk_leaves_no_partial_file_and_names_the_path(tmp_path, monkeypatch) -> None:
+    """A write that runs out of space (ENOSPC after part of the bytes, as on a full disk)
+    removes its temporary file, keeps the old pair, and its one-line message names the file
+    it was writing, not a temporary name."""
+    _pair(tmp_path)
+    before = sorted((p.name, p.read_bytes()) for p in tmp_path.iterdir())
+    real = os.write
+
+    def full(fd: int, data: bytes) -> int:
+        real(fd, data[:8192])
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(safefile.os, "write", full)
+    with pytest.raises(OSError) as raised:
+        cache.store(cache.Entry("demo", tmp_path), pd.concat([NEW] * 3000), {"run": "new"})
+    assert raised.value.filename == str(tmp_path / "demo.csv")
+    line = writable.describe(raised.value)
+    assert (
+        line == f"cannot write {tmp_path / 'demo.csv'}: the disk is full (No space left on device)"
+    )
+    assert sorted((p.name, p.read_bytes()) for p in tmp_path.iterdir()) == before
 
 
 def test_the_fingerprint_follows_the_code() -> None:
@@ -100,18 +165,19 @@ def test_the_fingerprint_follows_the_code() -> None:
     assert cache.fingerprint([theory]) == cache.fingerprint([theory])
 
 
-def test_a_result_of_older_code_is_recomputed(tmp_path) -> None:
+def test_a_result_of_older_code_is_stale_until_restamped_or_recomputed(tmp_path) -> None:
     calls = []
 
     def compute() -> pd.DataFrame:
         calls.append(1)
         return _compute()
 
-    for modules in [(theory,), (theory,), (theory, sys.modules[__name__])]:
-        cache.cached(
-            "demo", compute, params={}, seed=0, scale="full", modules=modules, folder=tmp_path
-        )
-    assert len(calls) == 2  # same code: read back; changed code: recomputed
+    for _ in range(2):
+        _cached(tmp_path, compute, modules=(theory,))
+    with pytest.raises(cache.Stale, match=r"is stale \(code: fingerprint .*\): run `tcplab data "
+                       r"--restamp` .* or `tcplab data --only demo`"):  # fmt: skip
+        _cached(tmp_path, compute, modules=(theory, sys.modules[__name__]))
+    assert len(calls) == 1  # same code: read back; changed code: never recomputed unasked
 
 
 # --- the table and its metadata are replaced as a pair ----------------------------------------
@@ -178,10 +244,6 @@ KILLS = {
     (_pair, 1): "old",  # before the table's rename: both temporary files written, old pair kept
     (_pair, 2): "nothing",  # new table, old metadata: refused (computed again)
     (_pair, 3): "new",  # no third rename: the store completed
-    (_legacy_pair, 1): "old",  # before the old metadata gets its table's sha256
-    (_legacy_pair, 2): "old",  # the old pair, its metadata now with the sha256
-    (_legacy_pair, 3): "nothing",  # new table, old metadata (with the old sha256): refused
-    (_legacy_pair, 4): "new",
 }
 
 
@@ -200,16 +262,17 @@ def test_a_store_killed_at_any_rename_never_leaves_a_torn_pair(
     done = _store_killed_at(tmp_path, rename)
     completed = KILLS[old, rename] == "new"
     assert done.returncode == (0 if completed else -signal.SIGKILL), done.stderr
-    if completed:  # the renames, in order: [the old metadata's sha256,] table, metadata last
-        legacy = ["demo.meta.json"] if old is _legacy_pair else []
-        assert done.stdout.split() == [*legacy, "demo.csv", "demo.meta.json"]
+    if completed:  # the renames, in order: the table, the metadata last
+        assert done.stdout.split() == ["demo.csv", "demo.meta.json"]
     assert _what_a_reader_sees(tmp_path) == KILLS[old, rename]
     if KILLS[old, rename] == "nothing":
-        with pytest.raises(cache.Unreadable, match=r"demo\.csv is not the table its metadata"):
+        with pytest.raises(cache.Corrupt, match=r"demo\.csv is corrupt: its bytes are not the"):
             cache.read(cache.Entry("demo", tmp_path))
-    cache.store(cache.Entry("demo", tmp_path), NEW, {"run": "new"})  # the next run
+    # the killed writer's temporary files stay (hidden, each under its own name) ...
+    cache.store(cache.Entry("demo", tmp_path), NEW, {"run": "new"})  # ... the next run
     assert _what_a_reader_sees(tmp_path) == "new"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["demo.csv", "demo.meta.json"]
+    shown = sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("."))
+    assert shown == ["demo.csv", "demo.meta.json"]
 
 
 def test_the_metadata_records_the_tables_sha256(tmp_path: Path) -> None:
@@ -221,21 +284,186 @@ def test_the_metadata_records_the_tables_sha256(tmp_path: Path) -> None:
     assert cache.load(entry) is None  # one changed digit: not the pair any more
 
 
-def test_a_reader_says_which_file_is_missing_or_wrong(tmp_path: Path) -> None:
+def _corrupt(entry: cache.Entry, how: str) -> None:
+    """Spoil the stored pair ``entry`` in one of the ways of the reliability review."""
+    data = entry.table.read_bytes()
+    spoil: dict[str, Callable[[], object]] = {
+        "times ten": lambda: entry.table.write_bytes(data.replace(b"0.25", b"2.5")),
+        "truncated": lambda: entry.table.write_bytes(data[: len(data) // 2]),
+        "empty": lambda: entry.table.write_bytes(b""),
+        "binary": lambda: entry.table.write_bytes(os.urandom(4096)),
+        "table deleted": lambda: entry.table.unlink(),
+        "meta deleted": lambda: entry.meta.unlink(),
+        "meta cut": lambda: entry.meta.write_text(entry.meta.read_text()[:30]),
+        "meta []": lambda: entry.meta.write_text("[]"),
+        "meta null": lambda: entry.meta.write_text("null"),
+        "meta {}": lambda: entry.meta.write_text("{}"),
+        "meta 50,000 deep": lambda: entry.meta.write_text("[" * 50_000 + "]" * 50_000),
+        "no digest": lambda: _legacy_pair(entry.folder),
+    }
+    spoil[how]()
+
+
+#: each spoiling, and what the reader's message says is wrong (after "is corrupt: ")
+CORRUPTIONS = {
+    "times ten": r"demo\.csv is corrupt: its bytes are not the table demo\.meta\.json records",
+    "truncated": r"demo\.csv is corrupt: its bytes are not",
+    "empty": r"demo\.csv is corrupt: its bytes are not",
+    "binary": r"demo\.csv is corrupt: its bytes are not",
+    "table deleted": r"demo\.csv is corrupt: the file is missing, its metadata demo\.meta\.json",
+    "meta deleted": r"demo\.csv is corrupt: its metadata demo\.meta\.json is missing",
+    "meta cut": r"demo\.meta\.json is corrupt: not JSON",
+    "meta []": r"demo\.meta\.json is corrupt: \[\] is not a JSON object",
+    "meta null": r"demo\.meta\.json is corrupt: null is not a JSON object",
+    "meta {}": r"demo\.meta\.json is corrupt: \{\} is not a JSON object",
+    "meta 50,000 deep": r"demo\.meta\.json is corrupt: not JSON",
+    "no digest": r"demo\.meta\.json is corrupt: it records no table_sha256",
+}
+
+
+@pytest.mark.parametrize("how", list(CORRUPTIONS))
+def test_a_corrupt_pair_is_named_corrupt_and_never_recomputed_silently(
+    tmp_path: Path, how: str
+) -> None:
+    """Every corruption of the reliability review: the reader names the file and what is
+    wrong (never "missing", never a traceback); the full-scale read raises the same, naming
+    the command that recomputes it, and leaves the files as they were."""
+    _cached(tmp_path)
     entry = cache.Entry("demo", tmp_path)
-    with pytest.raises(cache.Unreadable, match=r"demo\.csv is missing"):
+    _corrupt(entry, how)
+    before = sorted((p.name, p.read_bytes()) for p in tmp_path.iterdir())
+    with pytest.raises(cache.Corrupt, match=CORRUPTIONS[how]):
         cache.read(entry)
-    OLD.to_csv(entry.table, index=False)  # a table without metadata
-    with pytest.raises(cache.Unreadable, match=r"demo\.meta\.json is missing"):
+    with pytest.raises(
+        cache.Corrupt, match=CORRUPTIONS[how] + r".*: run `tcplab data --only demo`"
+    ):
+        _cached(tmp_path, lambda: pytest.fail("recomputed silently"))
+    assert sorted((p.name, p.read_bytes()) for p in tmp_path.iterdir()) == before
+    _cached(tmp_path, refresh=True)  # asked for: recomputed
+    assert cache.read(entry)[0].equals(OLD)
+
+
+def test_a_missing_result_is_computed_and_said_to_be_missing(tmp_path: Path) -> None:
+    entry = cache.Entry("demo", tmp_path)
+    with pytest.raises(cache.Missing, match=r"demo\.csv is missing"):
         cache.read(entry)
-    entry.meta.write_text("{", encoding="utf-8")
-    with pytest.raises(cache.Unreadable, match=r"demo\.meta\.json is not JSON"):
-        cache.read(entry)
-    _legacy_pair(tmp_path)
+    assert _cached(tmp_path).equals(OLD)  # a missing table may be computed (DESIGN.md)
+
+
+# --- writers that cannot tear ------------------------------------------------------------------
+
+ROUNDS = 25
+
+
+def _writer(folder: str, who: int, barriers: list[object]) -> None:
+    """Writer ``who`` of each round's pair: its own table (its id in every cell), meeting
+    the other writer at the round's barrier so that both store at once."""
+    try:
+        for round_ in range(ROUNDS):
+            table = pd.DataFrame({"writer": [who] * (2000 + 500 * who), "round": round_})
+            barriers[round_].wait(timeout=60)  # type: ignore[attr-defined]
+            cache.store(cache.Entry(f"pair{round_}", Path(folder)), table, {"writer": who})
+    except BaseException:
+        for barrier in barriers:  # let the others go on: the exit code tells
+            barrier.abort()  # type: ignore[attr-defined]
+        raise
+
+
+def test_25_pairs_of_concurrent_writers_leave_every_pair_intact(tmp_path: Path) -> None:
+    """Two processes store 25 pairs, each pair by both at the same moment (a barrier per
+    round), while a third reads them: every pair ends whole, one writer's table with that
+    writer's metadata; the reader never meets a torn pair; no temporary or lock file is left."""
+    context = multiprocessing.get_context("fork")
+    barriers = [context.Barrier(3) for _ in range(ROUNDS)]
+    writers = [
+        context.Process(target=_writer, args=(str(tmp_path), who, barriers)) for who in (1, 2)
+    ]
+    for writer in writers:
+        writer.start()
+    torn = []
+    for round_ in range(ROUNDS):
+        try:
+            barriers[round_].wait(timeout=60)
+        except threading.BrokenBarrierError:  # a writer stopped: its exit code says why
+            torn.append(f"round {round_}: a writer stopped")
+            break
+        entry = cache.Entry(f"pair{round_}", tmp_path)
+        deadline = time.monotonic() + 1.0
+        while time.monotonic() < deadline:  # read while the two writers write
+            try:
+                table, meta = cache.read(entry)
+            except cache.Missing:
+                continue
+            except cache.Corrupt as error:
+                torn.append(str(error))
+                break
+            if set(table["writer"]) != {meta["writer"]}:
+                torn.append(f"round {round_}: table of {set(table['writer'])}, meta of {meta}")
+            if len(table) == 2000 + 500 * meta["writer"]:
+                break
+    for writer in writers:
+        writer.join(120)
+    assert [w.exitcode for w in writers] == [0, 0], torn
+    assert torn == []
+    for round_ in range(ROUNDS):
+        table, meta = cache.read(cache.Entry(f"pair{round_}", tmp_path))
+        assert (
+            set(table["writer"]) == {meta["writer"]} and len(table) == 2000 + 500 * meta["writer"]
+        )
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
+
+
+def test_a_second_writer_waits_for_the_lock_then_stops_with_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    entry = cache.Entry("demo", tmp_path)
+    _pair(tmp_path)
+    held = subprocess.Popen(  # another process holds the table's lock for 30 s
+        [sys.executable, "-c", "import sys, time; from pathlib import Path; from tcplab import "
+         "safefile\nwith safefile.locked(Path(sys.argv[1])):\n print('held', flush=True); "
+         "time.sleep(30)", str(entry.table)],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert held.stdout is not None and held.stdout.readline() == "held\n"
+        monkeypatch.setattr(safefile, "LOCK_WAIT_S", 0.5)
+        started = time.monotonic()
+        with pytest.raises(safefile.Busy) as raised:
+            cache.store(entry, NEW, {"run": "new"})
+        assert time.monotonic() - started < 10
+        line = writable.describe(raised.value)
+        assert line.startswith(f"cannot write {entry.table}: another tcplab process")
+        assert "\n" not in line
+    finally:
+        held.kill()
+        held.wait(30)
     assert _what_a_reader_sees(tmp_path) == "old"
-    pd.concat([OLD, OLD]).to_csv(entry.table, index=False)  # rows the old metadata does not count
-    with pytest.raises(cache.Unreadable, match=r"other rows or columns than its metadata"):
-        cache.read(entry)
+
+
+def test_a_planted_symlink_at_a_temporary_or_lock_name_is_never_followed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A link planted where a writer puts its temporary file, or its lock, points at a file
+    of the victim's: the victim's file is never written, the link never becomes a result."""
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious")
+    (tmp_path / "demo.csv.tmp").symlink_to(victim)  # the fixed name the old code used
+    # the next temporary name drawn is planted too: O_EXCL refuses it, another is drawn
+    names = itertools.chain(["planted"], tempfile._get_candidate_names())
+    monkeypatch.setattr(tempfile, "_get_candidate_names", lambda: names)
+    (tmp_path / ".demo.csv.planted.tmp").symlink_to(victim)
+    cache.store(cache.Entry("demo", tmp_path), NEW, {"run": "new"})
+    assert victim.read_text() == "precious" and _what_a_reader_sees(tmp_path) == "new"
+    assert not (tmp_path / "demo.csv").is_symlink()
+    monkeypatch.undo()
+    safefile.lock_path(tmp_path / "demo.csv").symlink_to(victim)
+    with pytest.raises(OSError, match="symbolic link: refused, not followed") as raised:
+        cache.store(cache.Entry("demo", tmp_path), OLD, {"run": "old"})
+    assert writable.describe(raised.value).endswith(
+        "cannot write " + str(tmp_path / ".demo.csv.lock") + ": it is a symbolic link: refused, "
+        "not followed (remove it)"
+    )
+    assert victim.read_text() == "precious" and _what_a_reader_sees(tmp_path) == "new"
 
 
 # --- an empty environment variable is no folder -----------------------------------------------
@@ -243,26 +471,31 @@ def test_a_reader_says_which_file_is_missing_or_wrong(tmp_path: Path) -> None:
 
 def test_an_empty_TCPLAB_DATA_means_the_books_data_folder(tmp_path: Path) -> None:
     """``TCPLAB_DATA=`` (set, but empty) is read as unset, never as the current directory."""
-    script = "from tcplab import cache; print(cache.DATA_DIR)"
     for value in ("", "  "):
-        done = subprocess.run(
-            [sys.executable, "-c", script],
-            env={**os.environ, "TCPLAB_DATA": value},
-            cwd=tmp_path,
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=True,
-        )
-        assert Path(done.stdout.strip()) == ROOT / "data"
+        assert _data_dir(tmp_path, TCPLAB_DATA=value) == ROOT / "data"
 
 
-def test_an_empty_TCPLAB_QUICK_CACHE_writes_nothing_into_the_current_directory(
-    tmp_path: Path,
+def _data_dir(cwd: Path, **variables: str) -> Path:
+    """cache.DATA_DIR in a fresh interpreter run in ``cwd`` with these environment variables."""
+    done = subprocess.run(
+        [sys.executable, "-c", "from tcplab import cache; print(cache.DATA_DIR)"],
+        env={**os.environ, **variables},
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    return Path(done.stdout.strip())
+
+
+@pytest.mark.parametrize("blank", ["", "  "])
+def test_a_blank_TCPLAB_QUICK_CACHE_writes_nothing_into_the_current_directory(
+    tmp_path: Path, blank: str
 ) -> None:
     done = subprocess.run(
         [str(BIN / "tcplab"), "run", "moments-beatdown-path", "--scale", "quick"],
-        env={**os.environ, "TCPLAB_QUICK_CACHE": "", "TCPLAB_DATA": ""},
+        env={**os.environ, "TCPLAB_QUICK_CACHE": blank, "TCPLAB_DATA": ""},
         cwd=tmp_path,
         capture_output=True,
         text=True,
@@ -270,3 +503,8 @@ def test_an_empty_TCPLAB_QUICK_CACHE_writes_nothing_into_the_current_directory(
         check=True,
     )
     assert done.stdout and list(tmp_path.iterdir()) == []
+
+
+def test_a_tilde_in_TCPLAB_DATA_is_the_home_folder(tmp_path: Path) -> None:
+    found = _data_dir(tmp_path, TCPLAB_DATA="~/tcplab-results", HOME=str(tmp_path))
+    assert found == tmp_path / "tcplab-results"

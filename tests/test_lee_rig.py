@@ -1,5 +1,5 @@
-"""The rig of the referee round (tcplab.chapters.lee.rig): the shipped repetition unchanged
-by default, and each new knob against a hand calculation."""
+"""The knobs of a repetition (tcplab.chapters.lee.transfer.Knobs): the shipped repetition
+unchanged by default, and each knob against a hand calculation."""
 
 from __future__ import annotations
 
@@ -9,9 +9,14 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from tcplab.chapters.lee.rig import Knobs, run_rig
 from tcplab.chapters.lee.spread import dz_path
-from tcplab.chapters.lee.transfer import Repetition, path_model, run_repetition
+from tcplab.chapters.lee.transfer import Knobs, Repetition, path_model, run_repetition
+
+
+def run_rig(rep: Repetition, knobs: Knobs | None = None) -> dict:
+    """A repetition with knobs (the defaults when None), as the what-if runs make it."""
+    return run_repetition(rep, knobs or Knobs())
+
 
 pytestmark = pytest.mark.timeout(300)
 

@@ -159,7 +159,7 @@ def test_a_quick_result_is_computed_once_per_scratch_folder(tmp_path) -> None:
     registry._quick_cached("demo", compute, {"p": 1}, 1, experiment, str(tmp_path))
     registry._quick_cached("demo", compute, {"p": 2}, 0, experiment, str(tmp_path))
     assert len(calls) == 3
-    assert not list(tmp_path.glob("*.tmp")) and len(list(tmp_path.glob("demo-*.pkl"))) == 3
+    assert not list(tmp_path.glob(".*")) and len(list(tmp_path.glob("demo-*.json"))) == 3
 
 
 def test_a_quick_result_asked_for_twice_at_once_is_computed_once(tmp_path) -> None:
@@ -192,6 +192,121 @@ def test_a_quick_result_asked_for_twice_at_once_is_computed_once(tmp_path) -> No
         asker.join(60)
     assert [asker.exitcode for asker in askers] == [0, 0]
     assert log.read_text().splitlines() == ["computed"]
+
+
+#: a pickle that, once unpickled, creates the file named in it (what a planted one could do)
+class _Planted:
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        import os
+
+        return os.system, (f"touch {self.marker}",)
+
+
+def _quick_path(folder: Path, name: str) -> Path:
+    """Where _quick_cached keeps ``name``'s quick table at seed 0 (found by computing it)."""
+    registry.run(name, scale="quick")
+    found = list(folder.glob(f"{name}-*.json"))
+    assert len(found) == 1, found
+    return found[0]
+
+
+def test_a_quick_result_is_kept_as_data_that_round_trips_exactly(tmp_path, monkeypatch) -> None:
+    """The quick folder holds JSON (no pickle): a table with floats that need 17 digits,
+    NaN, infinities, ints, bools, strings with a missing value and an object column comes
+    back equal, dtypes and all."""
+    import numpy as np
+    import pandas as pd
+
+    table = pd.DataFrame({
+        "f": [0.1 + 0.2, np.nan, np.inf, -np.inf, 5e-324],
+        "f32": np.array([0.1, 1.5, 2.0, -3.25, 7.0], dtype="float32"),
+        "i": [1, -2, 2**62, 0, 3],
+        "b": [True, False, True, True, False],
+        "s": ["a", None, "é", "x,y", "\n"],
+        "o": pd.Series([1, "two", None, 3.5, True], dtype=object),
+    })  # fmt: skip
+    experiment = registry.REGISTRY["sawtooth-utilisation"]
+    first = registry._quick_cached("demo", lambda: table, {}, 0, experiment, str(tmp_path))
+    again = registry._quick_cached("demo", pytest.fail, {}, 0, experiment, str(tmp_path))
+    pd.testing.assert_frame_equal(again, table, check_exact=True)
+    assert first is table and list(again.dtypes) == list(table.dtypes)
+    (stored,) = tmp_path.glob("demo-*.json")
+    assert json.loads(stored.read_text())["format"] == "tcplab-frame-1"
+
+
+def test_a_planted_pickle_in_the_quick_folder_runs_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A pickle planted at the name a quick result is read from (and at the name of the
+    pickles of earlier code) is not code to the reader: nothing runs, the entry is computed
+    again with one line of warning, and the folder then holds data."""
+    import pickle
+
+    monkeypatch.setenv(registry.QUICK_CACHE, str(tmp_path))
+    name = "insensitivity-paths"
+    path = _quick_path(tmp_path, name)
+    marker = tmp_path / "it-ran"
+    path.write_bytes(pickle.dumps(_Planted(marker)))
+    path.with_suffix(".pkl").write_bytes(pickle.dumps(_Planted(marker)))
+    capsys.readouterr()
+    table = registry.run(name, scale="quick")
+    warning = capsys.readouterr().err.strip().splitlines()
+    assert not marker.exists() and len(table) > 0
+    assert len(warning) == 1 and warning[0].startswith(f"tcplab: warning: quick result {path}")
+    assert "is corrupt (not the JSON of a table" in warning[0] and "computed again" in warning[0]
+    assert registry.run(name, scale="quick").equals(table)
+    assert capsys.readouterr().err == ""  # recomputed and kept: read as data now
+
+
+@pytest.mark.parametrize("content", [b"", b"[]", b"null", b'{"format": "tcplab-frame-1"}',
+                                     b"\x80\x04garbage", b"[" * 100_000])  # fmt: skip
+def test_a_corrupt_quick_entry_is_recomputed_with_one_line_of_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+    content: bytes,
+) -> None:  # fmt: skip
+    monkeypatch.setenv(registry.QUICK_CACHE, str(tmp_path))
+    path = _quick_path(tmp_path, "insensitivity-paths")
+    good = path.read_bytes()
+    path.write_bytes(content)
+    capsys.readouterr()
+    registry.run("insensitivity-paths", scale="quick")
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and "is corrupt" in lines[0], lines
+    assert path.read_bytes() == good
+
+
+def test_a_full_disk_leaves_no_partial_quick_result(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import errno
+    import os
+
+    import pandas as pd
+
+    from tcplab import safefile
+
+    real = os.write
+
+    def full(fd: int, data: bytes) -> int:
+        real(fd, data[:100])
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(safefile.os, "write", full)
+    experiment = registry.REGISTRY["sawtooth-utilisation"]
+    big = pd.DataFrame({"x": range(10_000)})
+    with pytest.raises(OSError, match="No space left") as raised:
+        registry._quick_cached("demo", lambda: big, {}, 0, experiment, str(tmp_path))
+    assert str(raised.value.filename).startswith(str(tmp_path / "demo-"))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_papers_scale_is_refused_where_there_is_no_paper_grid() -> None:
+    with pytest.raises(ValueError, match=r"experiment='sawtooth-paths': it has no paper grid"):
+        registry.run("sawtooth-paths", scale="paper")
+    assert registry.REGISTRY["lu-scenarios"].has_paper_grid()
 
 
 def test_the_test_session_shares_one_quick_scratch_folder() -> None:

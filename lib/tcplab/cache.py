@@ -1,25 +1,31 @@
 """Results the book reads, stored in ``data/`` with everything needed to trust them.
 
 Each result is a tidy table ``data/<name>.csv`` with ``data/<name>.meta.json`` beside it: the
-parameters, seed, scale, package version, a fingerprint of the code that made it, the wall time
-and the row count. Both files are written to a temporary name and then renamed, so an
-interrupted run never leaves a half-written result; a result is only read when its metadata
-says it was made with the same parameters, seed and scale, by the same code.
+parameters, seed, scale, package version, the code fingerprint (:mod:`tcplab.fingerprint`),
+the wall time, the row count, the sha256 of the table's bytes (``table_sha256``, which binds
+the pair) and the sha256 of the experiment's quick-scale table as the same code computes it
+(``quick_sha256``, the canary that :mod:`tcplab.restamp` recomputes after a change of code).
 
-The fingerprint covers the tcplab modules an experiment imports, found by reading their import
-statements (:func:`imported_modules`), and hashes what they compute, not where they live: each
-module's syntax tree without docstrings and without the module paths of its imports, the hashes
-keyed by content and sorted. Moving a module, renaming it or editing a docstring or a comment
-keeps the fingerprint; changing a line of code that the experiment runs changes it.
+A stored result is in one of four states (:func:`check`): *fresh* (made with these parameters,
+seed and scale, by the code here now), *stale* (another parameter, seed, scale or code),
+*corrupt* (a table whose bytes are not the ones its metadata records, metadata that is not a
+JSON object or lacks the digest, half a pair) or *missing*. Only a fresh result is read; a
+stale or corrupt one is never replaced silently: :func:`cached` raises an error naming the
+command that restamps or recomputes it (``tcplab data --restamp``, ``tcplab data --only
+NAME``), and computes only a result that is missing. The book's results are full scale and
+seed 0, ``data/<name>.csv``; any other seed or scale is stored beside them
+(``<name>.seed1``, ``<name>.paper``), never in their place.
+
+Writing: both files are written in full under names of their own, then renamed, the table
+first and the metadata last, under the table's lock (:mod:`tcplab.safefile`), so two writers
+never tear a pair and an interrupted one leaves the old pair. A reader that meets a pair that
+does not match waits for a writer's lock and reads once more before it calls the pair corrupt.
 """
 
 from __future__ import annotations
 
-import ast
 import dataclasses
-import functools
 import hashlib
-import importlib.util
 import io
 import json
 import os
@@ -31,29 +37,52 @@ from typing import Any
 
 import pandas as pd
 
-from . import __version__
+from . import __version__, safefile
+from .fingerprint import PACKAGE, SCHEDULING, fingerprint, imported_modules, module_names
 
 __all__ = [
+    "BOOK_SEED",
     "DATA_DIR",
     "DIGEST",
+    "QUICK_DIGEST",
+    "SCHEDULING",
+    "Corrupt",
     "Entry",
+    "Missing",
+    "Stale",
+    "Status",
     "Unreadable",
+    "amend",
+    "cached",
+    "check",
+    "command",
     "fingerprint",
     "imported_modules",
+    "is_fresh",
     "jsonable",
     "load",
     "read",
     "store",
-    "cached",
-    "is_fresh",
 ]
 
-PACKAGE = Path(__file__).resolve().parent  # lib/tcplab
-#: where results are stored: $TCPLAB_DATA, or the book's data/ when it is unset or empty (an
-#: empty value never means the current directory)
-DATA_DIR = Path(os.environ.get("TCPLAB_DATA", "").strip() or PACKAGE.parents[1] / "data")
+
+def _data_dir() -> Path:
+    """$TCPLAB_DATA (``~`` expanded), or the book's data/ when it is unset or blank (a blank
+    value never means the current directory)."""
+    value = os.environ.get("TCPLAB_DATA", "").strip()
+    return Path(os.path.expanduser(value)) if value else PACKAGE.parents[1] / "data"
+
+
+#: where results are stored
+DATA_DIR = _data_dir()
 #: the metadata's key for the sha256 of its table's bytes (what binds the pair)
 DIGEST = "table_sha256"
+#: the metadata's key for the digest of the experiment's quick table (:func:`frames.digest`)
+QUICK_DIGEST = "quick_sha256"
+#: the seed of the results the book reads
+BOOK_SEED = 0
+#: what a stored result must record to be checked against the code
+CHECKED = ("params", "seed", "scale", "fingerprint")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -62,6 +91,18 @@ class Entry:
 
     name: str
     folder: Path = DATA_DIR
+
+    @classmethod
+    def of(
+        cls, name: str, *, scale: str = "full", seed: int | None = 0, folder: Path | None = None
+    ) -> Entry:
+        """The entry of experiment ``name`` at ``scale`` and ``seed``: the book's own
+        (``name``) at full scale and seed 0, else beside it (``name.paper``, ``name.seed1``,
+        ``name.paper.seed1``)."""
+        stem = name if scale in ("full", "quick") else f"{name}.{scale}"
+        if seed not in (None, BOOK_SEED):
+            stem += f".seed{seed}"
+        return cls(stem, DATA_DIR if folder is None else folder)
 
     @property
     def table(self) -> Path:
@@ -72,122 +113,11 @@ class Entry:
         return self.folder / f"{self.name}.meta.json"
 
 
-def _source(name: str) -> Path | None:
-    """The file of tcplab module ``name`` (a package's ``__init__.py``), None if it is none."""
-    parts = name.split(".")
-    if parts[0] != PACKAGE.name:
-        return None
-    base = PACKAGE.joinpath(*parts[1:])
-    for path in (base.with_suffix(".py"), base / "__init__.py"):
-        if path.is_file():
-            return path
-    return None
-
-
-def _direct_imports(name: str) -> tuple[str, ...]:
-    """The tcplab modules that module ``name``'s import statements name, anywhere in it.
-
-    ``from P import x`` counts P.x when it is a module, and P itself only when some imported
-    name is an attribute of P (a package imported only as a parent is not code we use).
-    """
-    path = _source(name)
-    assert path is not None
-    return _imports_in(name, path.name == "__init__.py", path.read_text(encoding="utf-8"))
-
-
-@functools.lru_cache(maxsize=4096)
-def _imports_in(name: str, is_package: bool, text: str) -> tuple[str, ...]:
-    """:func:`_direct_imports` of a module's source ``text``, kept per process: a staleness
-    check asks for the same few hundred modules once per table (keyed on the text, so an
-    edited module is parsed again)."""
-    package = name if is_package else name.rpartition(".")[0]
-    found: list[str] = []
-    for node in ast.walk(ast.parse(text)):
-        if isinstance(node, ast.Import):
-            found += [alias.name for alias in node.names if _source(alias.name)]
-        elif isinstance(node, ast.ImportFrom):
-            base = importlib.util.resolve_name("." * node.level + (node.module or ""), package)
-            for alias in node.names:
-                if _source(f"{base}.{alias.name}"):
-                    found.append(f"{base}.{alias.name}")
-                elif _source(base):
-                    found.append(base)
-    return tuple(dict.fromkeys(found))
-
-
-#: modules that decide where a computation runs, not what it computes (every task carries its
-#: own seed, and tests/test_tasks.py checks that the results are the same wherever they run):
-#: left out of the fingerprint, so that moving a sweep to another executor keeps its data fresh
-SCHEDULING = frozenset({"tcplab.tasks"})
-
-
-def imported_modules(name: str) -> tuple[str, ...]:
-    """Module ``name`` and every tcplab module it imports, directly or not, sorted; the
-    :data:`SCHEDULING` modules are not followed."""
-    seen: set[str] = set()
-    todo = [name]
-    while todo:
-        current = todo.pop()
-        if current not in seen and current not in SCHEDULING and _source(current):
-            seen.add(current)
-            todo += _direct_imports(current)
-    return tuple(sorted(seen))
-
-
-class _Code(ast.NodeTransformer):
-    """A module's code without what does not change what it computes: docstrings, and the
-    module paths its imports come from (the modules themselves are hashed in their own right)."""
-
-    def generic_visit(self, node: ast.AST) -> ast.AST:
-        body = getattr(node, "body", None)
-        documented = isinstance(
-            node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef
-        )
-        if documented and isinstance(body, list) and body and _is_docstring(body[0]):
-            node.body = body[1:] or [ast.Pass()]  # type: ignore[attr-defined]
-        return super().generic_visit(node)
-
-    def visit_ImportFrom(self, node: ast.ImportFrom) -> ast.AST:
-        return ast.ImportFrom(module=None, names=node.names, level=0)
-
-    def visit_Import(self, node: ast.Import) -> ast.AST:
-        names = [
-            ast.alias(name="" if _source(a.name) else a.name, asname=a.asname) for a in node.names
-        ]
-        return ast.Import(names=names)
-
-
-def _is_docstring(statement: ast.stmt) -> bool:
-    return (
-        isinstance(statement, ast.Expr)
-        and isinstance(statement.value, ast.Constant)
-        and isinstance(statement.value.value, str)
-    )
-
-
-def _code_hash(path: Path) -> str:
-    return _text_hash(path.read_text(encoding="utf-8"))
-
-
-@functools.lru_cache(maxsize=4096)
-def _text_hash(text: str) -> str:
-    """The hash of a module's code, kept per process (keyed on its source text)."""
-    tree = _Code().visit(ast.parse(text))
-    dump = ast.dump(tree, annotate_fields=False, include_attributes=False)
-    return hashlib.sha256(dump.encode()).hexdigest()
-
-
-def fingerprint(modules: Iterable[str | ModuleType]) -> str:
-    """A short hash of the code of ``modules`` (names of tcplab modules, or module objects):
-    it changes when what they compute changes, not when they move or their docstrings do."""
-    hashes = []
-    for module in modules:
-        path = _source(module) if isinstance(module, str) else Path(str(module.__file__))
-        if path is None:
-            raise ValueError(f"module={module!r} is not a tcplab module")
-        hashes.append(_code_hash(path))
-    digest = hashlib.sha256("\n".join(sorted(hashes)).encode())
-    return digest.hexdigest()[:16]
+def command(name: str, scale: str = "full", seed: int | None = 0) -> str:
+    """The command that recomputes experiment ``name``'s result at ``scale`` and ``seed``."""
+    flags = "" if scale in ("full", "quick") else f" --scale {scale}"
+    flags += "" if seed in (None, BOOK_SEED) else f" --seed {seed}"
+    return f"tcplab data --only {name}{flags}"
 
 
 def jsonable(params: Any) -> Any:
@@ -197,12 +127,21 @@ def jsonable(params: Any) -> Any:
 
 
 class Unreadable(LookupError):
-    """A stored result that cannot be read: a file missing, or a table and metadata that are
-    not a pair (a write interrupted between the two renames)."""
+    """A stored result that cannot be used as it is; the message names the file and why."""
 
 
-def _temporary(path: Path) -> Path:
-    return path.with_name(path.name + ".tmp")
+class Missing(Unreadable):
+    """Neither file of the pair is there."""
+
+
+class Corrupt(Unreadable):
+    """The files are there but are not a pair this code wrote: a table whose bytes differ from
+    its metadata's ``table_sha256``, metadata that is not a JSON object or lacks a key, half a
+    pair, or a table that is not a CSV."""
+
+
+class Stale(Unreadable):
+    """A readable pair made with other parameters, seed or scale, or by other code."""
 
 
 def _sha256(data: bytes) -> str:
@@ -213,75 +152,60 @@ def _meta_text(meta: dict[str, Any]) -> str:
     return json.dumps(meta, indent=2, sort_keys=True) + "\n"
 
 
-def _record_old_digest(entry: Entry) -> None:
-    """Give a readable pair whose metadata was written before :data:`DIGEST` existed its
-    table's sha256 (atomically), so that once a new table replaces that one, the old metadata
-    no longer vouches for it."""
-    try:
-        _, old = read(entry)
-    except Unreadable:
-        return
-    if DIGEST not in old:
-        temporary = entry.meta.with_name(entry.meta.name + ".old.tmp")
-        try:
-            temporary.write_text(
-                _meta_text({**old, DIGEST: _sha256(entry.table.read_bytes())}), encoding="utf-8"
-            )
-            os.replace(temporary, entry.meta)
-        finally:
-            temporary.unlink(missing_ok=True)
-
-
-def store(entry: Entry, table: pd.DataFrame, meta: dict[str, Any]) -> None:
-    """Replace the pair ``entry`` by ``table`` and ``meta`` (plus the table's sha256): both
-    written in full first, then the table renamed into place, the metadata last."""
-    entry.folder.mkdir(parents=True, exist_ok=True)
-    new_table, new_meta = _temporary(entry.table), _temporary(entry.meta)
-    try:
-        table.to_csv(new_table, index=False)
-        text = _meta_text({**meta, DIGEST: _sha256(new_table.read_bytes())})
-        new_meta.write_text(text, encoding="utf-8")
-        _record_old_digest(entry)
-        os.replace(new_table, entry.table)  # from here the old metadata refuses the table
-        os.replace(new_meta, entry.meta)  # the new pair is complete
-    finally:
-        new_table.unlink(missing_ok=True)
-        new_meta.unlink(missing_ok=True)
-
-
 def _shown(path: Path) -> str:
     return f"{path.parent.name}/{path.name}"
 
 
-def read(entry: Entry) -> tuple[pd.DataFrame, dict[str, Any]]:
-    """The stored table and its metadata; :class:`Unreadable`, saying why, when a file is
-    missing, unreadable, or the two are not a pair."""
-    for path in (entry.table, entry.meta):
-        if not path.exists():
-            raise Unreadable(f"{_shown(path)} is missing")
+def _corrupt(path: Path, why: str) -> Corrupt:
+    return Corrupt(f"{_shown(path)} is corrupt: {why}")
+
+
+def _read_once(entry: Entry) -> tuple[pd.DataFrame, dict[str, Any]]:
+    table_there, meta_there = entry.table.exists(), entry.meta.exists()
+    if not table_there and not meta_there:
+        raise Missing(f"{_shown(entry.table)} is missing")
+    if not meta_there:
+        raise _corrupt(entry.table, f"its metadata {entry.meta.name} is missing")
+    if not table_there:
+        raise _corrupt(entry.table, f"the file is missing, its metadata {entry.meta.name} is not")
     try:
         meta = json.loads(entry.meta.read_text(encoding="utf-8"))
-    except ValueError as error:
-        raise Unreadable(f"{_shown(entry.meta)} is not JSON ({error})") from None
+    except (ValueError, RecursionError) as error:
+        raise _corrupt(entry.meta, f"not JSON ({str(error)[:80]})") from None
+    if not isinstance(meta, dict) or not meta:
+        shown = json.dumps(meta)[:40]
+        raise _corrupt(entry.meta, f"{shown} is not a JSON object with the table's metadata")
+    if not isinstance(meta.get(DIGEST), str):
+        raise _corrupt(entry.meta, f"it records no {DIGEST}, so its table cannot be checked")
     data = entry.table.read_bytes()
-    if DIGEST in meta and meta[DIGEST] != _sha256(data):
-        raise Unreadable(
-            f"{_shown(entry.table)} is not the table its metadata describes (another sha256:"
-            " a write interrupted between the two renames)"
-        )
+    if meta[DIGEST] != _sha256(data):
+        why = f"its bytes are not the table {entry.meta.name} records (another {DIGEST})"
+        raise _corrupt(entry.table, why)
     try:
         table = pd.read_csv(io.BytesIO(data))
-    except ValueError as error:
-        raise Unreadable(f"{_shown(entry.table)} is not a CSV table ({error})") from None
+    except (ValueError, UnicodeDecodeError) as error:
+        raise _corrupt(entry.table, f"not a CSV table ({str(error)[:80]})") from None
     shape = {"rows": len(table), "columns": list(table.columns)}
-    if DIGEST not in meta and any(meta.get(k, v) != v for k, v in shape.items()):
-        raise Unreadable(f"{_shown(entry.table)} has other rows or columns than its metadata")
+    if any(meta.get(key, value) != value for key, value in shape.items()):
+        raise _corrupt(entry.table, "other rows or columns than its metadata records")
     return table, meta
 
 
+def read(entry: Entry, *, wait: bool = True) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """The stored table and its metadata: :class:`Missing` or :class:`Corrupt`, naming the
+    file and what is wrong, when they cannot be read as a pair. A pair that does not match is
+    read once more after any writer holding its lock has finished (``wait``)."""
+    try:
+        return _read_once(entry)
+    except Corrupt:
+        if not wait:
+            raise
+        safefile.wait_for_writer(entry.table)
+        return _read_once(entry)
+
+
 def load(entry: Entry) -> tuple[pd.DataFrame, dict[str, Any]] | None:
-    """The stored table and its metadata, or None when either is missing or they are not a
-    pair (:func:`read` says why)."""
+    """The stored table and its metadata, or None when :func:`read` finds them unreadable."""
     try:
         return read(entry)
     except Unreadable:
@@ -289,8 +213,118 @@ def load(entry: Entry) -> tuple[pd.DataFrame, dict[str, Any]] | None:
 
 
 def is_fresh(meta: dict[str, Any], modules: Iterable[str | ModuleType]) -> bool:
-    """Whether a stored result was made by the code that is here now."""
+    """Whether a stored result was made (or restamped) by the code that is here now."""
     return meta.get("fingerprint") == fingerprint(modules)
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class Status:
+    """What :func:`check` found: ``state`` (fresh, stale, corrupt, missing), ``why`` (one
+    phrase, empty when fresh), and the pair when it could be read."""
+
+    entry: Entry
+    state: str
+    why: str = ""
+    table: pd.DataFrame | None = None
+    meta: dict[str, Any] | None = None
+
+    def error(self, name: str, scale: str = "full", seed: int | None = 0) -> Unreadable:
+        """The error a reader raises for this state, naming what to run."""
+        again = f"`{command(name, scale, seed)}`"
+        if self.state == "stale":
+            fix = f"run {again}"
+            if self.why.startswith("code"):
+                fix = (
+                    "run `tcplab data --restamp` (it keeps the table if the code computes the "
+                    f"same numbers) or {again}"
+                )
+            return Stale(f"{_shown(self.entry.table)} is stale ({self.why}): {fix}")
+        kind = Missing if self.state == "missing" else Corrupt
+        return kind(f"{self.why}: run {again} to compute it")
+
+
+def _differs(meta: dict[str, Any], wanted: dict[str, Any]) -> str:
+    if meta["scale"] != wanted["scale"]:
+        return f"scale: made at {meta['scale']!r}, not {wanted['scale']!r}"
+    if meta["seed"] != wanted["seed"]:
+        return f"seed: made with seed {meta['seed']!r}, not {wanted['seed']!r}"
+    if meta["params"] != wanted["params"]:
+        old, new = meta["params"], wanted["params"]
+        if isinstance(old, dict) and isinstance(new, dict):
+            keys = sorted(k for k in {*old, *new} if old.get(k) != new.get(k))
+            return "params: other " + ", ".join(keys[:6]) + (" ..." if len(keys) > 6 else "")
+        return "params: other parameters"
+    return ""
+
+
+def check(
+    entry: Entry,
+    *,
+    params: Any,
+    seed: int | None,
+    scale: str,
+    modules: Iterable[str | ModuleType],
+) -> Status:
+    """The state of the stored result ``entry`` for these parameters, seed, scale and code."""
+    try:
+        table, meta = read(entry)
+    except Missing as error:
+        return Status(entry, "missing", str(error))
+    except Corrupt as error:
+        return Status(entry, "corrupt", str(error))
+    lacking = [key for key in CHECKED if key not in meta]
+    if lacking:
+        why = f"{_shown(entry.meta)} is corrupt: it records no {', '.join(lacking)}"
+        return Status(entry, "corrupt", why, table, meta)
+    wanted = {"params": jsonable(params), "seed": seed, "scale": scale}
+    other = _differs(meta, wanted)
+    if other:
+        return Status(entry, "stale", other, table, meta)
+    now = fingerprint(modules)
+    if meta["fingerprint"] != now:
+        why = f"code: fingerprint {meta['fingerprint']}, the code's now {now}"
+        return Status(entry, "stale", why, table, meta)
+    return Status(entry, "fresh", "", table, meta)
+
+
+def _table_bytes(table: pd.DataFrame) -> bytes:
+    return table.to_csv(index=False).encode("utf-8")
+
+
+def store(entry: Entry, table: pd.DataFrame, meta: dict[str, Any]) -> None:
+    """Replace the pair ``entry`` by ``table`` and ``meta`` (plus the table's sha256): both
+    written in full under names of their own, then, under the table's lock, the table renamed
+    into place and the metadata last (from the first rename on, the old metadata refuses the
+    new table: no reader takes half a pair for a whole one)."""
+    data = _table_bytes(table)
+    text = _meta_text({**meta, DIGEST: _sha256(data)}).encode("utf-8")
+    entry.folder.mkdir(parents=True, exist_ok=True)
+    with safefile.locked(entry.table):
+        new_table = safefile.new_file(entry.table, data, durable=True)
+        try:
+            new_meta = safefile.new_file(entry.meta, text, durable=True)
+        except BaseException:
+            new_table.unlink(missing_ok=True)
+            raise
+        try:
+            safefile.replace(new_table, entry.table)
+            safefile.replace(new_meta, entry.meta)
+        finally:
+            new_table.unlink(missing_ok=True)
+            new_meta.unlink(missing_ok=True)
+
+
+def amend(entry: Entry, changes: dict[str, Any], *, if_fingerprint: str) -> dict[str, Any]:
+    """Rewrite ``entry``'s metadata with ``changes`` (its table untouched: the pair is read
+    and checked first, under its lock), if it still records ``if_fingerprint``; :class:`Stale`
+    if another process changed it meanwhile. Returns the new metadata."""
+    with safefile.locked(entry.table):
+        _, meta = read(entry, wait=False)
+        if meta.get("fingerprint") != if_fingerprint:
+            raise Stale(f"{_shown(entry.meta)} changed while it was checked: run this again")
+        new = {**meta, **changes}
+        safefile.write(entry.meta, _meta_text(new).encode("utf-8"), durable=True)
+    return new
 
 
 def cached(
@@ -303,35 +337,44 @@ def cached(
     modules: Iterable[str | ModuleType],
     folder: Path | None = None,
     refresh: bool = False,
+    canary: Callable[[], dict[str, Any]] | None = None,
 ) -> pd.DataFrame:
-    """Read ``name`` from data/ if this code made it with these parameters, else compute it.
+    """Read ``name`` from data/ if it is fresh; compute and store it if it is missing (or
+    ``refresh``); :class:`Stale` or :class:`Corrupt` otherwise, naming what to run.
 
-    Only full-scale results are stored: quick runs (tests, CI) are computed and returned.
-    Another scale (an experiment's larger ``paper`` grid) is stored as ``<name>.<scale>``,
-    beside the full-scale result the book reads.
+    Quick runs (tests, CI) are computed and returned, never stored. Any seed but the book's
+    and any scale but full are stored beside the book's result (:meth:`Entry.of`).
+    ``canary`` computes the experiment's quick table and returns what the metadata keeps of
+    it (its digest, :data:`QUICK_DIGEST`, and more: :func:`tcplab.restamp.canary`), for
+    ``tcplab data --restamp``.
     """
-    entry = Entry(name if scale in ("full", "quick") else f"{name}.{scale}", folder or DATA_DIR)
+    if scale == "quick":
+        return compute()
+    entry = Entry.of(name, scale=scale, seed=seed, folder=folder)
     modules = list(modules)
-    wanted = {"params": jsonable(params), "seed": seed, "scale": scale}
-    found = None if refresh else load(entry)
-    if found is not None:
-        table, meta = found
-        same = all(meta.get(key) == value for key, value in wanted.items())
-        if same and is_fresh(meta, modules):  # never serve results of code that has changed
-            return table
+    if not refresh:
+        found = check(entry, params=params, seed=seed, scale=scale, modules=modules)
+        if found.state == "fresh":
+            assert found.table is not None
+            return found.table
+        if found.state != "missing":  # never replaced without being asked to
+            raise found.error(name, scale, seed)
     started = time.perf_counter()
     table = compute()
     wall = time.perf_counter() - started
-    if scale != "quick":
-        meta = {
-            **wanted,
-            "name": name,
-            "package_version": __version__,
-            "fingerprint": fingerprint(modules),
-            "modules": sorted(m if isinstance(m, str) else m.__name__ for m in modules),
-            "wall_s": round(wall, 3),
-            "rows": len(table),
-            "columns": list(table.columns),
-        }
-        store(entry, table, meta)
+    meta = {
+        "params": jsonable(params),
+        "seed": seed,
+        "scale": scale,
+        "name": name,
+        "package_version": __version__,
+        "fingerprint": fingerprint(modules),
+        "modules": module_names(modules),
+        "wall_s": round(wall, 3),
+        "rows": len(table),
+        "columns": list(table.columns),
+    }
+    if canary is not None:
+        meta.update(canary())
+    store(entry, table, meta)
     return table

@@ -15,6 +15,7 @@ import os
 import sys
 import time
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from . import __version__, commands, flags, writable
 from .commands import Command, Parser, UsageError
@@ -43,8 +44,8 @@ def _run_arguments(run: argparse.ArgumentParser) -> None:
 def _run(args: argparse.Namespace) -> int:
     from . import registry
 
-    if args.scale == "quick" and os.environ.get(registry.QUICK_CACHE):  # written to: try it
-        writable.check_folder(os.environ[registry.QUICK_CACHE])
+    if args.scale == "quick" and registry.quick_folder():  # written to: try it
+        writable.check_folder(registry.quick_folder() or "")
     table = registry.run(args.name, scale=args.scale, seed=args.seed, refresh=args.refresh)
     if args.format == "json":
         print(table.to_json(orient="records"))
@@ -56,7 +57,18 @@ def _run(args: argparse.Namespace) -> int:
 def _data_arguments(data: argparse.ArgumentParser) -> None:
     data.add_argument("--only", nargs="+", metavar="NAME", help="only these experiments")
     data.add_argument("--seed", type=int, default=0)
-    data.add_argument("--keep", action="store_true", help="keep results that are up to date")
+    what = data.add_mutually_exclusive_group()
+    what.add_argument("--keep", action="store_true", help="keep results that are up to date")
+    what.add_argument(
+        "--status", action="store_true",
+        help="list every table: fresh, stale (why), corrupt (why) or missing; computes nothing",
+    )  # fmt: skip
+    what.add_argument(
+        "--restamp", action="store_true",
+        help="recompute the quick tables of the experiments whose code changed; where the "
+        "quick table is unchanged, rewrite only the fingerprint",
+    )  # fmt: skip
+    data.add_argument("--json", action="store_true", help="--status or --restamp as JSON")
     data.add_argument(
         "--scale", choices=("full", "paper"), default="full",
         help="paper: the paper's own grid where it is larger than the book's (lu-scenarios), "
@@ -100,15 +112,42 @@ def _executor(args: argparse.Namespace) -> contextlib.AbstractContextManager[obj
     return dask_executor(local_workers=check_int("--cluster-workers", workers, 1, 1024))
 
 
-def _data(args: argparse.Namespace) -> int:
-    from . import cache, registry
-    from .checks import check_choice, check_int
+def _names(args: argparse.Namespace) -> list[str]:
+    """The experiments ``tcplab data`` works on: ``--only``'s (each once, in order), else all;
+    at ``--scale paper`` only those with a paper grid (``--only`` naming another is refused)."""
+    from . import registry
+    from .checks import check_choice
 
-    names = args.only or sorted(registry.REGISTRY)
-    for name in names:  # refuse a bad name, or a folder that cannot hold the results, first
+    names = list(dict.fromkeys(args.only or sorted(registry.REGISTRY)))
+    for name in names:  # refuse a bad name first
         check_choice("--only", name, registry.REGISTRY)
+    if args.scale == "paper" and not (args.status or args.restamp):
+        without = [n for n in names if not registry.REGISTRY[n].has_paper_grid()]
+        if args.only and without:
+            raise ValueError(
+                f"--scale paper: {', '.join(without)} has no paper grid (its paper scale is its "
+                "full scale): leave out --scale paper"
+            )
+        names = [n for n in names if n not in without]
+    return names
+
+
+def _data(args: argparse.Namespace) -> int:
+    from . import cache
+    from .checks import check_int
+
+    if args.json and not (args.status or args.restamp):
+        raise ValueError("--json applies to --status and --restamp only")
+    if (args.status or args.restamp) and (args.scheduler or args.cluster):
+        flag = "--status" if args.status else "--restamp"
+        raise ValueError(f"{flag} runs here: --scheduler and --cluster apply to computing tables")
+    names = _names(args)
     check_int("--seed", args.seed, 0)
-    writable.check_folder(cache.DATA_DIR)
+    if args.status:
+        return _status(names, args.json)
+    writable.check_folder(cache.DATA_DIR)  # refuse a folder that cannot hold the results
+    if args.restamp:
+        return _restamp(names, args.json)
     with _executor(args):
         try:
             return _compute(names, args)
@@ -123,6 +162,56 @@ def _data(args: argparse.Namespace) -> int:
             return 1
 
 
+def _status(names: Sequence[str], as_json: bool) -> int:
+    """``tcplab data --status``: one line per table (or JSON), then the counts."""
+    import json
+
+    from .restamp import statuses
+
+    rows = [
+        {"table": table.label, "state": status.state, "why": status.why}
+        for table, status in statuses()
+        if table.experiment in names
+    ]
+    if as_json:
+        print(json.dumps(rows, indent=1))
+        return 0
+    for row in rows:
+        print(f"{row['state']:8} {row['table']}" + (f": {row['why']}" if row["why"] else ""))
+    counts = {
+        s: sum(r["state"] == s for r in rows) for s in ("fresh", "stale", "corrupt", "missing")
+    }
+    print(f"{len(rows)} tables: " + ", ".join(f"{n} {s}" for s, n in counts.items()))
+    return 0
+
+
+def _restamp(names: Sequence[str], as_json: bool) -> int:
+    """``tcplab data --restamp``: a line per table as it is decided (or JSON at the end)."""
+    import json
+
+    from tqdm import tqdm
+
+    from .restamp import restamp
+
+    def report(outcome: Any) -> None:
+        if not as_json and (outcome.action != "fresh" or outcome.why):  # counted, not listed
+            tqdm.write(outcome.line(), file=sys.stdout)
+            sys.stdout.flush()
+
+    outcomes = restamp(only=list(names), report=report)
+    if as_json:
+        print(json.dumps(
+            [{"table": o.table.label, "action": o.action, "why": o.why} for o in outcomes],
+            indent=1,
+        ))  # fmt: skip
+        return 0
+    counts: dict[str, int] = {}
+    for outcome in outcomes:
+        counts[outcome.action] = counts.get(outcome.action, 0) + 1
+    print(f"{len(outcomes)} tables: " + ", ".join(f"{n} {a}" for a, n in sorted(counts.items())))
+    return 0
+
+
 def _compute(names: Sequence[str], args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
@@ -133,10 +222,16 @@ def _compute(names: Sequence[str], args: argparse.Namespace) -> int:
     for name in tqdm(names, desc="experiments", unit="exp", file=sys.stderr):
         started = time.perf_counter()
         sent = getattr(executor, "sent", 0)
-        table = registry.run(name, scale=args.scale, seed=args.seed, refresh=not args.keep)
+        if args.keep:
+            status = registry.status(name, scale=args.scale, seed=args.seed)
+            if status.state == "fresh":
+                tqdm.write(f"{name}: up to date", file=sys.stderr)
+                continue
+            tqdm.write(f"{name}: {status.why}: computed again", file=sys.stderr)
+        table = registry.run(name, scale=args.scale, seed=args.seed, refresh=True)
         where = ""
         if executor is not None and getattr(executor, "sent", 0) == sent:
-            where = " (nothing sent to the cluster: up to date, or not yet on tcplab.tasks)"
+            where = " (nothing sent to the cluster: not yet on tcplab.tasks)"
         tqdm.write(
             f"{name}: {len(table)} rows in {time.perf_counter() - started:.1f} s{where}",
             file=sys.stderr,
@@ -183,6 +278,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return writable.printing(lambda: (args := parser.parse_args(argv)).handler(args))
     except (UsageError, ValueError) as error:
         message, status = f"error: {flags.one_line(str(error), argv, command)}", 2
+    except LookupError as error:  # a stored result that is stale, corrupt or missing
+        cache = sys.modules.get("tcplab.cache")
+        if cache is None or not isinstance(error, cache.Unreadable):
+            raise
+        message, status = f"error: {error}", 1
     except BrokenPipeError:  # output piped into `head`: not an error of ours
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115  (stop the flush at exit failing)
         return 0

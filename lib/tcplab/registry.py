@@ -7,8 +7,10 @@ chapter's code is imported when an experiment runs. :func:`run` is what a chapte
 ``tcplab`` command, ``make data`` and the tests call: at ``scale="full"`` it reads the result
 from data/ (or computes and stores it), at ``scale="quick"`` it computes the small variant.
 A test session (or anyone) may name a scratch folder in ``TCPLAB_QUICK_CACHE``: quick results
-are then pickled there, keyed by experiment, parameters, seed and code fingerprint, so that
-the tests, the golden net and the chapters' notebooks compute each quick table once.
+are then kept there as data (:mod:`tcplab.frames`: JSON, never a pickle, so reading one runs
+no code), keyed by experiment, parameters, seed and code fingerprint, so that the tests, the
+golden net and the chapters' notebooks compute each quick table once; an entry that cannot be
+read is computed again, with one line of warning.
 The code fingerprint of a stored result comes from the modules the experiment's code imports
 (:func:`tcplab.cache.imported_modules`), not from a list kept by hand.
 """
@@ -20,11 +22,7 @@ import importlib
 import json
 import os
 import pkgutil
-
-try:
-    import fcntl  # POSIX: the quick folder's lock (elsewhere each process computes its own)
-except ImportError:  # pragma: no cover - Windows
-    fcntl = None  # type: ignore[assignment]
+import sys
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -34,7 +32,9 @@ from .checks import check_choice
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["Experiment", "REGISTRY", "SCALES", "QUICK_CACHE", "run", "run_all"]
+__all__ = [
+    "Experiment", "REGISTRY", "SCALES", "QUICK_CACHE", "quick_folder", "run", "run_all", "status"
+]  # fmt: skip
 
 SCALES = ("full", "quick", "paper")
 CHAPTERS = "tcplab.chapters"
@@ -78,6 +78,10 @@ class Experiment:
         if scale == "paper" and hasattr(params, "paper"):
             return params.paper()
         return params()
+
+    def has_paper_grid(self) -> bool:
+        """Whether the paper's grid is larger than the book's (a ``paper()`` variant)."""
+        return hasattr(self.parameter_class(), "paper")
 
     def modules(self) -> tuple[str, ...]:
         """Every tcplab module the computation imports, directly or not."""
@@ -124,16 +128,36 @@ class _Registry(Mapping[str, Experiment]):
 REGISTRY: Mapping[str, Experiment] = _Registry()
 
 
+def quick_folder() -> str | None:
+    """The scratch folder of quick results, ``$TCPLAB_QUICK_CACHE`` (``~`` expanded); None
+    when it is unset or blank (a blank value is never the current directory)."""
+    value = os.environ.get(QUICK_CACHE, "").strip()
+    return os.path.expanduser(value) if value else None
+
+
+def _checked(name: str, scale: str) -> Experiment:
+    check_choice("experiment", name, REGISTRY)
+    check_choice("scale", scale, SCALES)
+    experiment = REGISTRY[name]
+    if scale == "paper" and not experiment.has_paper_grid():
+        raise ValueError(
+            f"scale='paper' for experiment={name!r}: it has no paper grid (the paper's scale is "
+            "its full scale); use scale='full'"
+        )
+    return experiment
+
+
 def run(name: str, *, scale: str = "full", seed: int = 0, refresh: bool = False) -> pd.DataFrame:
-    """The result of experiment ``name`` at ``scale``: cached in data/ when full scale (and
-    as ``<name>.paper`` at the paper's scale)."""
+    """The result of experiment ``name`` at ``scale``: full scale is read from data/ when it
+    is fresh, computed and stored when it is missing (or ``refresh``), and an error naming
+    ``tcplab data --restamp`` or ``tcplab data --only NAME`` when it is stale or corrupt
+    (:func:`tcplab.cache.cached`); the paper's scale is stored as ``<name>.paper``."""
     from . import cache
 
-    check_choice("experiment", name, REGISTRY)
-    experiment = REGISTRY[name]
+    experiment = _checked(name, scale)
     params = experiment.parameters(scale)
     compute = experiment.function()
-    scratch = os.environ.get(QUICK_CACHE)
+    scratch = quick_folder()
     if scale == "quick" and scratch and not refresh:
         return _quick_cached(name, lambda: compute(params, seed), params, seed, experiment, scratch)
     return cache.cached(
@@ -144,7 +168,57 @@ def run(name: str, *, scale: str = "full", seed: int = 0, refresh: bool = False)
         scale=scale,
         modules=experiment.modules(),
         refresh=refresh,
+        canary=lambda: _canary(name, seed),
     )
+
+
+def _canary(name: str, seed: int) -> dict[str, Any]:
+    """What a stored result's metadata keeps of its experiment's quick table (the canary of
+    ``tcplab data --restamp``)."""
+    from .restamp import canary
+
+    return canary(name, seed).record()
+
+
+def status(name: str, *, scale: str = "full", seed: int = 0) -> Any:
+    """The :class:`tcplab.cache.Status` of experiment ``name``'s stored result."""
+    from . import cache
+
+    experiment = _checked(name, scale)
+    return cache.check(
+        cache.Entry.of(name, scale=scale, seed=seed),
+        params=experiment.parameters(scale),
+        seed=seed,
+        scale=scale,
+        modules=experiment.modules(),
+    )
+
+
+def _warn(line: str) -> None:
+    print(f"tcplab: warning: {line}", file=sys.stderr)
+
+
+def _quick_read(path: str, warn: bool = True) -> pd.DataFrame | None:
+    """The quick result at ``path`` (never followed through a link); None when there is none,
+    a warning line (if ``warn``) and None when it cannot be read."""
+    from . import frames
+
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        if warn:
+            _warn(f"quick result {path} cannot be read ({error.strerror}): computed again")
+        return None
+    with os.fdopen(fd, "rb") as stream:
+        data = stream.read()
+    try:
+        return frames.decode(data)
+    except ValueError as error:
+        if warn:
+            _warn(f"quick result {path} is corrupt ({error}): computed again")
+        return None
 
 
 def _quick_cached(
@@ -155,30 +229,35 @@ def _quick_cached(
     experiment: Experiment,
     folder: str,
 ) -> pd.DataFrame:
-    """A quick result from the scratch ``folder``, or computed and pickled there (written to a
-    temporary name, then renamed: a reader never sees half a file). One process computes it:
+    """A quick result from the scratch ``folder``, or computed and kept there (written under a
+    name of its own, then renamed: a reader never sees half a file). One process computes it:
     another that asks for the same result meanwhile (the other pytest-xdist worker, a
-    notebook's kernel) waits on a lock beside it and reads it, instead of computing it too."""
-    import pandas as pd
+    notebook's kernel) waits on its lock and reads it, instead of computing it too."""
+    from pathlib import Path
 
-    from . import cache
+    from . import cache, frames, safefile
 
     key = json.dumps(
         [cache.jsonable(params), seed, cache.fingerprint(experiment.modules())], sort_keys=True
     )
-    path = os.path.join(folder, f"{name}-{hashlib.sha256(key.encode()).hexdigest()[:16]}.pkl")
-    if os.path.exists(path):
-        return pd.read_pickle(path)
+    path = os.path.join(folder, f"{name}-{hashlib.sha256(key.encode()).hexdigest()[:16]}.json")
+    found = _quick_read(path)
+    if found is not None:
+        return found
+    warned = os.path.lexists(path)  # there, but unreadable: said once
     os.makedirs(folder, exist_ok=True)
-    with open(f"{path}.lock", "w") as lock:
-        if fcntl is not None:
-            fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
-        if os.path.exists(path):  # computed while this process waited
-            return pd.read_pickle(path)
+    # a lock longer than any quick computation (the other worker computes meanwhile)
+    with safefile.locked(Path(path), wait_s=3600.0):
+        found = _quick_read(path, warn=not warned)  # computed while this process waited
+        if found is not None:
+            return found
         table = compute()
-        temporary = f"{path}.{os.getpid()}.tmp"
-        table.to_pickle(temporary)
-        os.replace(temporary, path)
+        try:
+            data = frames.encode(table)
+        except frames.Unsupported as error:
+            _warn(f"{name}'s quick table is not kept in {folder} ({error})")
+            return table
+        safefile.write(Path(path), data)
     return table
 
 

@@ -119,7 +119,11 @@ def _stop(pool: ProcessPoolExecutor) -> None:
 
 
 def _on_pool(
-    function: Callable[[Task], Result], tasks: Sequence[Task], workers: int, bar: tqdm
+    function: Callable[[Task], Result],
+    tasks: Sequence[Task],
+    workers: int,
+    bar: tqdm,
+    each: Callable[[int, Result], object],
 ) -> list[Result]:
     """``[function(task) for task in tasks]`` on a pool of ``workers`` processes that die
     with this one; ended at once if the sweep stops early (Ctrl-C, a task's error)."""
@@ -137,6 +141,7 @@ def _on_pool(
     results: list[Result] = []
     try:
         for result in pool.map(function, tasks):
+            each(len(results), result)
             results.append(result)
             bar.update()
     except BaseException:
@@ -153,22 +158,30 @@ def run_tasks(
     *,
     workers: int,
     desc: str,
+    each: Callable[[int, Result], object] | None = None,
 ) -> list[Result]:
     """``[function(task) for task in tasks]``, on ``workers`` processes (or on the executor of
     an enclosing :func:`executing_on`), with a progress bar named ``desc``. ``function`` must
-    be a module-level function (it is pickled by name)."""
+    be a module-level function (it is pickled by name). ``each(i, result)`` is called with
+    each task's result as it comes, in the order of the tasks (on an executor: at the end), so
+    that a caller can keep what is done if the sweep is interrupted."""
     check_int("workers", workers, 1)
+    each = each or (lambda _index, _result: None)
     executor = _EXECUTOR.get()
     bar = tqdm(total=len(tasks), desc=desc, unit="run", file=sys.stderr, leave=False)
     results: list[Result] = []
     try:
         if executor is not None and tasks:
             results = executor.run(function, list(tasks), bar.update)
+            for index, result in enumerate(results):
+                each(index, result)
         elif workers > 1 and len(tasks) > 1:
-            results = _on_pool(function, tasks, min(workers, len(tasks)), bar)
+            results = _on_pool(function, tasks, min(workers, len(tasks)), bar, each)
         else:
             for task in tasks:
-                results.append(function(task))
+                result = function(task)
+                each(len(results), result)
+                results.append(result)
                 bar.update()
     finally:
         bar.close()

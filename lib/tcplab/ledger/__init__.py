@@ -259,20 +259,15 @@ def computed_entries(chapter: str, tables: Mapping[str, Any]) -> list[Entry]:
 def full_tables(chapter: str) -> dict[str, Any]:
     """The full-scale tables a chapter's claims read, from data/ (never computed here: a
     missing or stale table is a LedgerError naming the command that makes it)."""
-    from tcplab import cache, registry
+    from tcplab import registry
 
     module = importlib.import_module(f"tcplab.chapters.{chapter}.claims")
     out = {}
     for name in module.TABLES:
-        found = cache.load(cache.Entry(name))
-        if found is None:
-            raise LedgerError(f"data/{name}.csv is missing: run `tcplab data --only {name}`")
-        table, meta = found
-        if not cache.is_fresh(meta, registry.REGISTRY[name].modules()):
-            raise LedgerError(
-                f"data/{name}.csv was made by older code: run `tcplab data --only {name}`"
-            )
-        out[name] = table
+        found = registry.status(name)  # missing, corrupt or stale: named, with what to run
+        if found.state != "fresh":
+            raise LedgerError(str(found.error(name)))
+        out[name] = found.table
     return out
 
 

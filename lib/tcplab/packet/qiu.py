@@ -3,9 +3,12 @@
 Lu et al. (2005, Fig. 1) simulate on the topology of Qiu et al. (1999): cross traffic goes
 from N1 to N5 over links L1, L3, L4 and the parallel connections from N2 to N6 over L2, L3,
 L5; L3 (N3 to N4) is the shared bottleneck. Each group shares its access link (L1 or L2) and
-its egress link (L4 or L5). Cross connections start at times drawn uniformly in
-``[0, cross_start)`` seconds, the parallel ones all at ``parallel_start``; the run is measured
-from ``parallel_start`` on, over the parallel connections' lifetime, as the paper measures.
+its egress link (L4 or L5); the two access links have one delay, as in the paper, or one per
+group (the paper's different-RTT test, Sec. V.B). Cross connections start at times drawn
+uniformly in ``[0, cross_start)`` seconds, the parallel ones all at ``parallel_start``; the run
+is measured from ``parallel_start`` on, over the parallel connections' lifetime, as the paper
+measures, or from a later time (after the start-up transient), and can read the first
+parallel sender's window at chosen times; neither changes what the network does.
 
 :class:`QiuTopology` is a topology for :class:`~tcplab.packet.setup.PacketSetup`: its
 ``flows`` is the number of *parallel* connections (the book's one name for it), ``cross``
@@ -19,6 +22,7 @@ is written in.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -79,7 +83,9 @@ class QiuTopology:
     have ``access_mbps`` and ``access_delay_ms``; the egress links L4, L5 ``egress_mbps`` and
     ``egress_delay_ms``. The defaults are the paper's fixed values (4 ms, 5 ms) and its
     scenario 2. ``overhead_ms`` adds ``U(0, overhead_ms)`` to every transmission on the access
-    links (ns-2's ``overhead_``, off by default as in ns-2).
+    links (ns-2's ``overhead_``, off by default as in ns-2). ``cross_access_delay_ms`` and
+    ``parallel_access_delay_ms`` give L1 (the cross traffic's) and L2 (the parallel
+    connections') delays of their own (None: ``access_delay_ms``).
     """
 
     flows: int = 1
@@ -94,6 +100,8 @@ class QiuTopology:
     cross_start: float = 8.0
     parallel_start: float = 10.0
     overhead_ms: float = 0.0
+    cross_access_delay_ms: float | None = None
+    parallel_access_delay_ms: float | None = None
 
     def __post_init__(self) -> None:
         checked: dict[str, float] = {
@@ -108,6 +116,9 @@ class QiuTopology:
         checked["cross_start"] = check_range("cross_start", self.cross_start, 0.0)
         start = check_range("parallel_start", self.parallel_start, self.cross_start)
         checked["parallel_start"] = start
+        for name in ("cross_access_delay_ms", "parallel_access_delay_ms"):
+            if getattr(self, name) is not None:
+                checked[name] = check_range(name, getattr(self, name), 0.0)
         for name, value in checked.items():
             object.__setattr__(self, name, value)
 
@@ -116,9 +127,18 @@ class QiuTopology:
         """Every connection of the run: cross traffic and parallel."""
         return self.flows + self.cross
 
+    def access_delays(self) -> tuple[float, float]:
+        """The one-way delays (ms) of L1 (the cross traffic's access link) and L2 (the
+        parallel connections')."""
+        cross, parallel = self.cross_access_delay_ms, self.parallel_access_delay_ms
+        return (
+            self.access_delay_ms if cross is None else cross,
+            self.access_delay_ms if parallel is None else parallel,
+        )
+
     def propagation_rtt(self) -> float:
         """The round-trip propagation delay of a parallel connection, seconds."""
-        return 2e-3 * (self.access_delay_ms + self.delay_ms + self.egress_delay_ms)
+        return 2e-3 * (self.access_delays()[1] + self.delay_ms + self.egress_delay_ms)
 
     def run(self, setup: PacketSetup) -> QiuResult:
         return simulate_qiu(setup)
@@ -131,8 +151,10 @@ class QiuResult:
     Throughputs are goodput (distinct packets received, ``packet_bytes`` each) in bytes per
     second, summed over each group. ``loss_rate`` is the parallel connections' share of their
     bottleneck arrivals that were dropped, ``cross_loss_rate`` the cross traffic's; ``rtt_s``
-    the parallel senders' smoothed RTT averaged over the measured span. ``packets`` counts
-    every bottleneck arrival of the run (the speed measure).
+    the parallel senders' smoothed RTT averaged over the measured span, ``cross_rtt_s`` the
+    cross traffic's. ``packets`` counts every bottleneck arrival of the run (the speed
+    measure). ``trace`` holds the first parallel sender's ``cwnd`` and ``ssthresh`` (NaN
+    before its first loss) at the times asked for (columns time, cwnd, ssthresh).
     """
 
     parallel_bytes_per_s: float
@@ -147,6 +169,8 @@ class QiuResult:
     connections: pd.DataFrame  # one row per connection: group, goodput and loss counters
     links: pd.DataFrame  # one row per link: arrivals, drops, goodput carried
     setup: PacketSetup | None = field(default=None, repr=False)
+    cross_rtt_s: float = math.nan
+    trace: pd.DataFrame | None = field(default=None, repr=False)
 
     def summary(self) -> dict[str, Any]:
         """The numbers of the ``tcplab lu`` command."""
@@ -163,13 +187,18 @@ class QiuResult:
         }
 
 
-def simulate_qiu(setup: PacketSetup) -> QiuResult:
+def simulate_qiu(
+    setup: PacketSetup, measure_from: float | None = None, times: Sequence[float] = ()
+) -> QiuResult:
     """Run ``setup`` (its topology a :class:`QiuTopology`) to ``setup.length.duration``.
 
     The measured span starts at the parallel connections' start; ``setup.length.warmup``
-    must equal it, so that the set-up says once what is measured. Randomness: the cross
-    traffic's start times from the set-up's ``start`` stream, the bottleneck discipline's
-    from its ``queue`` and ``loss`` streams, the access jitter from ``overhead``.
+    must equal it, so that the set-up says once what is measured. ``measure_from`` (seconds,
+    in ``[parallel_start, duration)``) measures goodput, loss rates and RTTs from that later
+    time instead; ``times`` (seconds, in the same range) are when the first parallel sender's
+    window is read into ``trace``. Randomness: the cross traffic's start times from the
+    set-up's ``start`` stream, the bottleneck discipline's from its ``queue`` and ``loss``
+    streams, the access jitter from ``overhead``.
     """
     from .setup import streams
 
@@ -184,6 +213,14 @@ def simulate_qiu(setup: PacketSetup) -> QiuResult:
             f"warmup={warmup:g} must equal parallel_start={top.parallel_start:g}: the run is "
             "measured over the parallel connections' lifetime"
         )
+    start = warmup if measure_from is None else float(measure_from)
+    if not top.parallel_start <= start < duration:
+        raise ValueError(
+            f"measure_from={measure_from!r} must be in [{top.parallel_start:g}, {duration:g})"
+        )
+    wanted = sorted(float(t) for t in times)
+    if wanted and not (top.parallel_start <= wanted[0] and wanted[-1] < duration):
+        raise ValueError(f"times must lie in [{top.parallel_start:g}, {duration:g})")
     config = setup.tcp
     rng = streams(setup.seed)
     net = Network(seed=setup.seed)
@@ -191,9 +228,10 @@ def simulate_qiu(setup: PacketSetup) -> QiuResult:
     inner = setup.queue.build(rng.queue, rng.loss, packet_time)
     counter = GroupCounter(inner, first=top.cross)
     jitter = top.overhead_ms
+    cross_access, parallel_access = top.access_delays()
     links = (
-        ("L1", top.access_mbps, top.access_delay_ms, jitter),
-        ("L2", top.access_mbps, top.access_delay_ms, jitter),
+        ("L1", top.access_mbps, cross_access, jitter),
+        ("L2", top.access_mbps, parallel_access, jitter),
         ("L4", top.egress_mbps, top.egress_delay_ms, 0.0),
         ("L5", top.egress_mbps, top.egress_delay_ms, 0.0),
     )
@@ -201,27 +239,39 @@ def simulate_qiu(setup: PacketSetup) -> QiuResult:
     for name, rate, delay, extra in links:
         net.add_link(name, rate, delay, DropTail(top.node_buffer), jitter_ms=extra)
     starts = rng.start.uniform(0.0, top.cross_start, top.cross)
-    for i, start in enumerate(starts):
-        net.add_connection([["L1", "L3", "L4"]], config, name=f"cross{i}", start=float(start))
+    cross = [
+        net.add_connection([["L1", "L3", "L4"]], config, name=f"cross{i}", start=float(begin))
+        for i, begin in enumerate(starts)
+    ]
     parallel = [
         net.add_connection(
             [["L2", "L3", "L5"]], config, name=f"parallel{i}", start=top.parallel_start
         )
         for i in range(top.flows)
     ]
-    call_at(net.env, warmup, counter.reset, None)
-    rtt_reads: list[float] = []
-    senders = [c.senders[0] for c in parallel]
+    call_at(net.env, start, counter.reset, None)
+    reads: dict[str, list[float]] = {"parallel": [], "cross": []}
+    senders = {"parallel": [c.senders[0] for c in parallel], "cross": [c.senders[0] for c in cross]}
 
     def read_rtt(_event: Call) -> None:
-        samples = [s.srtt for s in senders if s.srtt is not None]
-        if samples:
-            rtt_reads.append(sum(samples) / len(samples))
+        for group, group_senders in senders.items():
+            samples = [s.srtt for s in group_senders if s.srtt is not None]
+            if samples:
+                reads[group].append(sum(samples) / len(samples))
         if net.env.now + RTT_READ_S < duration:
             net.env.schedule(Call(read_rtt, None), NORMAL, RTT_READ_S)
 
-    call_at(net.env, warmup + RTT_READ_S, read_rtt, None)
-    out = net.run(duration, warmup)
+    call_at(net.env, start + RTT_READ_S, read_rtt, None)
+    windows: list[tuple[float, float, float]] = []
+    first = senders["parallel"][0]
+
+    def read_window(_event: Call) -> None:
+        threshold = first.ssthresh if math.isfinite(first.ssthresh) else math.nan
+        windows.append((net.env.now, float(first.cwnd), float(threshold)))
+
+    for t in wanted:
+        call_at(net.env, t, read_window, None)
+    out = net.run(duration, start)
     table = out.connections.copy()
     table["group"] = np.where(table["connection"].str.startswith("parallel"), "parallel", "cross")
     table["bytes_per_s"] = table["goodput_mbps"] * 1e6 / 8.0
@@ -233,7 +283,7 @@ def simulate_qiu(setup: PacketSetup) -> QiuResult:
         cross_bytes_per_s=float(totals.get("cross", 0.0)),
         loss_rate=counter.loss_rate(1),
         cross_loss_rate=counter.loss_rate(0),
-        rtt_s=float(np.mean(rtt_reads)) if rtt_reads else math.nan,
+        rtt_s=float(np.mean(reads["parallel"])) if reads["parallel"] else math.nan,
         timeouts=int(mine["timeouts"].sum()),
         fast_retransmits=int(mine["fast_retransmits"].sum()),
         packets=net.links["L3"].arrivals,
@@ -241,4 +291,6 @@ def simulate_qiu(setup: PacketSetup) -> QiuResult:
         connections=table,
         links=out.links,
         setup=setup,
+        cross_rtt_s=float(np.mean(reads["cross"])) if reads["cross"] else math.nan,
+        trace=pd.DataFrame(windows, columns=["time", "cwnd", "ssthresh"]),
     )

@@ -89,6 +89,9 @@ QUICK_VERDICTS = {
     # equal-RTT runs show); the full scale's twenty runs at N = 2 are at D
     "red_droptail_D1/2_N4": False,
     "red_droptail_D1/2_N4_sync": False,
+    # ... and bmc-red's quick DropTail cell (its quick grid has every queue, so that the
+    # restamp canary takes each one's path): the same N = 4 on 10 Mb/s, one run
+    "red_droptail_D1/2_N4_events": False,
     # 30 s runs of bmc-compare: the uncoupled subflows have not taken their share yet
     "compare_uncoupled_above_tcp": False,
     "fig518_1/6 + 2/9 + 5/18 + 1/3": True,

@@ -27,9 +27,11 @@ class CompareParams(BmcParams):
 
     @classmethod
     def quick(cls) -> CompareParams:
-        """The chapter's quick grid (:meth:`BmcParams.quick`)."""
+        """The chapter's quick grid (:meth:`BmcParams.quick`), every controller compared (the
+        restamp canary takes each one's code path)."""
         small = BmcParams.quick()
-        return cls(**{f.name: getattr(small, f.name) for f in fields(BmcParams)})
+        values = {f.name: getattr(small, f.name) for f in fields(BmcParams)}
+        return cls(**{**values, "compared": cls.compared})
 
 
 def compare(params: CompareParams, seed: int = 0) -> pd.DataFrame:

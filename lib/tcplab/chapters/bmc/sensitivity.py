@@ -28,9 +28,11 @@ class RedParams(BmcParams):
 
     @classmethod
     def quick(cls) -> RedParams:
-        """The chapter's quick grid (:meth:`BmcParams.quick`)."""
+        """The chapter's quick grid (:meth:`BmcParams.quick`), with every queue of the full
+        grid (the restamp canary takes each one's code path)."""
         small = BmcParams.quick()
-        return cls(**{f.name: getattr(small, f.name) for f in fields(BmcParams)})
+        values = {f.name: getattr(small, f.name) for f in fields(BmcParams)}
+        return cls(**{**values, "red_variants": cls.red_variants})
 
 
 def red(params: RedParams, seed: int = 0) -> pd.DataFrame:

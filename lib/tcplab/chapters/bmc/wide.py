@@ -48,9 +48,10 @@ class WideParams(BmcParams):
 
     @classmethod
     def quick(cls) -> WideParams:
-        """Two short runs: enough to show the columns."""
-        return cls(spares=((4.0, 12.0), (8.0, 24.0)), wide_cases=("fixed", "lia"), seeds=1,
-                   examples_duration=20.0, workers=1)  # fmt: skip
+        """Short runs of every case: enough to show the columns (and to take each case's
+        code path, for the restamp canary)."""
+        return cls(spares=((4.0, 12.0), (8.0, 24.0)), wide_cases=("fixed", "uncoupled", "lia"),
+                   seeds=1, examples_duration=20.0, workers=1)  # fmt: skip
 
 
 def _rows(work: Job, run: MultipathRun) -> list[dict[str, Any]]:

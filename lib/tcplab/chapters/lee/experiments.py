@@ -14,6 +14,7 @@ the paper's.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,8 +56,9 @@ def repetition_seed(seed: int, path: str, flows: int, repetition: int) -> int:
     return int(np.random.SeedSequence(key).generate_state(1)[0])
 
 
-def _one(rep: Repetition) -> dict[str, Any]:
-    return run_repetition(rep)
+def _one(task: tuple[Any, ...]) -> dict[str, Any]:
+    """One repetition: ``task`` is (Repetition, knobs or None)."""
+    return run_repetition(*task)
 
 
 #: what a repetition's row keeps of its run, after its labels and the transfer's number
@@ -64,23 +66,26 @@ KEPT = ("completion_s", "bytes", "timeouts", "fast_retransmits", "start_s", "cro
 
 
 def transfer_rows(
-    labelled: list[tuple[dict[str, Any], Repetition]],
+    labelled: Sequence[tuple[dict[str, Any], Repetition] | tuple[dict[str, Any], Repetition, Any]],
     workers: int,
     desc: str,
     kept: tuple[str, ...] = KEPT,
+    run: Callable[[tuple[Any, ...]], dict[str, Any]] = _one,
 ) -> pd.DataFrame:
     """Run every repetition (heaviest first, through :func:`tcplab.tasks.run_tasks`) and
     give one row per transfer: the repetition's labels, ``transfer`` and the ``kept``
-    numbers of its run, in the order of ``labelled``."""
-    reps = [rep for _, rep in labelled]
-    order = sorted(range(len(reps)), key=lambda i: -reps[i].flows)  # heaviest first
-    results = run_tasks(_one, [reps[i] for i in order], workers=workers, desc=desc)
+    numbers of its run, in the order of ``labelled``. Each item is (labels, repetition) or
+    (labels, repetition, what else ``run`` takes: by default the repetition's knobs); ``run``
+    is a module-level function of (repetition, ...)."""
+    tasks = [item[1:] for item in labelled]
+    order = sorted(range(len(tasks)), key=lambda i: -tasks[i][0].flows)  # heaviest first
+    results = run_tasks(run, [tasks[i] for i in order], workers=workers, desc=desc)
     by_index = dict(zip(order, results, strict=True))
     frames = [
         pd.DataFrame(
-            {**labels, "transfer": np.arange(rep.flows), **{k: by_index[i][k] for k in kept}}
+            {**item[0], "transfer": np.arange(item[1].flows), **{k: by_index[i][k] for k in kept}}
         )
-        for i, (labels, rep) in enumerate(labelled)
+        for i, item in enumerate(labelled)
     ]
     return pd.concat(frames, ignore_index=True)
 

@@ -10,11 +10,10 @@ packets offered, as few served) and takes the unfairness away at the bottleneck:
 packets (fair buffer allocation, the admission half of per-flow fair queueing), so that the
 drops fall on every flow alike and no flow is starved into a time-out by the others' bursts.
 
-:func:`run_fair` is :func:`tcplab.chapters.lee.transfer.run_repetition` for such a path (the
-same network and the same three random streams: with ``fair=False`` it gives the same
-transfers, checked by ``tests/test_lee_fair.py``), with the bottleneck's discipline as a
-parameter. It is a copy of that function rather than a knob of it, because a change to
-``transfer.py`` or ``rig.py`` would make every table of the chapter stale.
+:func:`run_fair` is :func:`tcplab.chapters.lee.transfer.run_repetition` with the bottleneck's
+discipline a :class:`FairShare` (or, with ``fair=False``, the shipped DropTail): the same
+network and the same three random streams, so a repetition meets the same cross traffic and
+start jitter under either discipline.
 
 The experiment (:func:`fair_runs`) runs both disciplines with the same seeds, so repetition r
 of each meets the same cross traffic and start jitter: a paired comparison.
@@ -22,7 +21,6 @@ of each meets the same cross traffic and start jitter: a paired comparison.
 
 from __future__ import annotations
 
-import math
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,19 +29,11 @@ import numpy as np
 import pandas as pd
 
 from tcplab.checks import check_int
-from tcplab.packet import DropTail, Network, TcpConfig, TcpSender
+from tcplab.packet import DropTail
 from tcplab.packet.link import Link
-from tcplab.packet.sched import Call, call_at
-from tcplab.tasks import run_tasks
 
-from .transfer import (
-    PACKET_BYTES,
-    Repetition,
-    TransferSender,
-    delivered_bytes,
-    path_model,
-    transfer_config,
-)
+from .experiments import transfer_rows
+from .transfer import Repetition, path_model, run_repetition
 
 __all__ = ["FairShare", "run_fair", "FairParams", "fair_runs", "VARIANTS"]
 
@@ -98,68 +88,16 @@ class FairShare:
 def run_fair(rep: Repetition, fair: bool) -> dict[str, Any]:
     """One repetition of ``rep`` (transfers behind their shapers, window-limited cross
     traffic) with a :class:`FairShare` bottleneck if ``fair``, else DropTail. Returns what
-    :func:`~tcplab.chapters.lee.transfer.run_repetition` returns (no progress traces)."""
-    path = rep.path
-    starts, extra, cross = np.random.SeedSequence(rep.seed).spawn(3)
-    rng_cross = np.random.default_rng(cross)
-    net = Network(seed=rep.seed)
-    queue: FairShare | DropTail = FairShare(path.buffer) if fair else DropTail(path.buffer)
-    link = net.add_link("bottleneck", path.bottleneck_mbps, rep.rtt_ms / 2.0, queue)
-    if isinstance(queue, FairShare):
-        queue.link = link
-    config = transfer_config(rep.nbytes, max_window=path.max_window, variant=path.tcp)
-    begin = path.warmup
-    jitter = np.random.default_rng(starts).uniform(0.0, path.start_jitter_ms / 1e3, rep.flows)
-    senders: list[Any] = []
-    receivers = []
-    for i in range(rep.flows):
-        shaper = DropTail(path.shaper_buffer) if path.shaper_mbps is not None else None
-        net.add_link(f"up{i}", path.shaper_mbps, 0.0, shaper)
-        conn = net.add_connection(
-            [[f"up{i}", "bottleneck"]], config, name=f"t{i}", start=begin + float(jitter[i]),
-            sender=TransferSender,
-        )  # fmt: skip
-        senders.append(conn.senders[0])
-        receivers.append(conn.receivers[0])
-    n_cross = int(rng_cross.integers(path.cross[0], path.cross[1] + 1))
-    cross_rtt = np.random.default_rng(extra).uniform(*path.cross_extra_ms, n_cross)
-    cross_start = rng_cross.uniform(0.0, max(begin, 1e-9), n_cross)
-    windowed = TcpConfig("newreno", packet_bytes=PACKET_BYTES, max_window=path.cross_window)
-    for j in range(n_cross):
-        net.add_link(f"x{j}", None, float(cross_rtt[j]) / 2.0)
-        net.add_connection(
-            [[f"x{j}", "bottleneck"]], windowed, name=f"x{j}", start=float(cross_start[j])
-        )
-    env = net.env
-    done = env.event()
-    left = [rep.flows]
+    :func:`~tcplab.chapters.lee.transfer.run_repetition` returns and ``fair_drops``."""
+    made: list[FairShare | DropTail] = []
 
-    def finished(_sender: TcpSender) -> None:
-        left[0] -= 1
-        if left[0] == 0 and not done.triggered:
-            done.succeed()
+    def bottleneck(buffer: int) -> FairShare | DropTail:
+        made.append(FairShare(buffer) if fair else DropTail(buffer))
+        return made[0]
 
-    def give_up(_event: Call) -> None:
-        if not done.triggered:
-            done.succeed()
-
-    for sender in senders:
-        sender.on_complete = finished
-    call_at(env, begin + rep.time_limit, give_up, None)
-    env.run(until=done)
-    completion = np.array(
-        [math.nan if s.completed_at is None else s.completed_at - begin for s in senders]
-    )
-    return {
-        "completion_s": completion,
-        "bytes": np.array([delivered_bytes(r.delivered, rep.nbytes) for r in receivers]),
-        "timeouts": np.array([s.timeouts for s in senders]),
-        "fast_retransmits": np.array([s.fast_retransmits for s in senders]),
-        "start_s": np.array([float(s.started_at) for s in senders]) - begin,
-        "cross": n_cross,
-        "drops": link.drops,
-        "fair_drops": queue.fair_drops if isinstance(queue, FairShare) else 0,
-    }
+    row = run_repetition(rep, bottleneck=bottleneck)
+    queue = made[0]
+    return {**row, "fair_drops": queue.fair_drops if isinstance(queue, FairShare) else 0}
 
 
 #: what a repetition's row keeps of :func:`run_fair`, after its labels and the transfer
@@ -203,14 +141,4 @@ def fair_runs(params: FairParams, seed: int = 0) -> pd.DataFrame:
         for n in params.flows
         for r in range(params.repetitions)
     ]  # fmt: skip
-    order = sorted(range(len(labelled)), key=lambda i: -labelled[i][1].flows)
-    tasks = [(labelled[i][1], labelled[i][2]) for i in order]
-    results = run_tasks(_one, tasks, workers=params.workers, desc="lee-fair")
-    by_index = dict(zip(order, results, strict=True))
-    frames = [
-        pd.DataFrame(
-            {**labels, "transfer": np.arange(rep.flows), **{k: by_index[i][k] for k in KEPT}}
-        )
-        for i, (labels, rep, _) in enumerate(labelled)
-    ]
-    return pd.concat(frames, ignore_index=True)
+    return transfer_rows(labelled, params.workers, "lee-fair", KEPT, _one)

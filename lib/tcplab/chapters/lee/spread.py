@@ -5,7 +5,7 @@ and shaped paths give every repetition nearly the same numbers. Here one model s
 (delta, zeta): each transfer limited by a receiver window of ``window`` packets, a shared
 bottleneck of ``capacity_mbps`` (DropTail, ``buffer`` packets), the shipped path's 0-10
 window-limited cross connections, and two draws per repetition
-(:class:`~tcplab.chapters.lee.rig.Knobs`): a Poisson number of greedy cross connections (mean
+(:class:`~tcplab.chapters.lee.transfer.Knobs`): a Poisson number of greedy cross connections (mean
 ``greedy_mean``: some repetitions meet a bulk transfer on the path, most do not) and the base
 RTT, uniform within ``rtt_spread_ms`` of the paper's 38 ms.
 
@@ -31,8 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .rig import Knobs
-from .transfer import Repetition, path_model
+from .transfer import Knobs, Repetition, path_model
 from .whatif import run_labelled
 
 __all__ = ["SpreadParams", "spread_runs", "MODEL", "SENSITIVITY", "dz_path"]

@@ -1,7 +1,8 @@
 """What-if runs that take one suspected cause away at a time (the referee round, issue 32).
 
 Each variant is a path model of :mod:`tcplab.chapters.lee.transfer` with changes and
-:class:`~tcplab.chapters.lee.rig.Knobs`, run by :func:`~tcplab.chapters.lee.rig.run_rig` with
+:class:`~tcplab.chapters.lee.transfer.Knobs`, run by
+:func:`~tcplab.chapters.lee.transfer.run_repetition` with
 Lee et al.'s method (N transfers of 2 MB started together, fresh cross traffic in every
 repetition). The table has one row per transfer, the variant's name in ``path``, so
 :mod:`tcplab.chapters.lee.analysis` reads it like ``lee-transfers``.
@@ -34,10 +35,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tcplab.tasks import run_tasks
-
-from .rig import Knobs, run_rig
-from .transfer import Repetition, path_model
+from .experiments import transfer_rows
+from .transfer import Knobs, Repetition, path_model
 
 __all__ = ["WhatIfParams", "whatif", "VARIANTS", "run_labelled", "KEPT"]
 
@@ -55,7 +54,7 @@ VARIANTS: tuple[tuple[str, str, float, dict[str, Any], Knobs, tuple[int, ...]], 
     ("shared, Linux-like", "shared", 49.0, {"tcp": "sack"},
      Knobs(initial_window=10, delayed_ack_ms=40.0), (10, 30, 50)),
 )  # fmt: skip
-#: what a repetition's row keeps of :func:`run_rig`, after its labels and the transfer
+#: what a repetition's row keeps of its run (with knobs), after its labels and the transfer
 KEPT = ("completion_s", "bytes", "timeouts", "fast_retransmits", "slowstart_s", "cross",
         "greedy", "rtt_drawn_ms", "drops", "shaper_drops")  # fmt: skip
 
@@ -75,26 +74,12 @@ class WhatIfParams:
         return cls(repetitions=1, nbytes=300_000, flows=(10,), workers=1)
 
 
-def _one(task: tuple[Repetition, Knobs]) -> dict[str, Any]:
-    return run_rig(*task)
-
-
 def run_labelled(
     labelled: list[tuple[dict[str, Any], Repetition, Knobs]], workers: int, desc: str
 ) -> pd.DataFrame:
-    """Run every repetition (heaviest first) and give one row per transfer: its labels,
-    ``transfer`` and :data:`KEPT`, in the order of ``labelled``."""
-    order = sorted(range(len(labelled)), key=lambda i: -labelled[i][1].flows)
-    tasks = [(labelled[i][1], labelled[i][2]) for i in order]
-    results = run_tasks(_one, tasks, workers=workers, desc=desc)
-    by_index = dict(zip(order, results, strict=True))
-    frames = [
-        pd.DataFrame(
-            {**labels, "transfer": np.arange(rep.flows), **{k: by_index[i][k] for k in KEPT}}
-        )
-        for i, (labels, rep, _) in enumerate(labelled)
-    ]
-    return pd.concat(frames, ignore_index=True)
+    """Run every repetition with its knobs (heaviest first) and give one row per transfer:
+    its labels, ``transfer`` and :data:`KEPT`, in the order of ``labelled``."""
+    return transfer_rows(labelled, workers, desc, KEPT)
 
 
 def whatif_seed(seed: int, variant: int, flows: int, repetition: int) -> int:

@@ -1,6 +1,6 @@
 """The window and slow-start threshold of one connection alone in scenarios 2 and 3 (the
 chapter's own seeded runs; ``tcps`` may add NewReno): ``lu-trace``, read by
-:func:`~tcplab.chapters.lu.traced.simulate_traced`.
+:func:`~tcplab.packet.qiu.simulate_qiu` (its ``times``).
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ import numpy as np
 import pandas as pd
 
 from tcplab.packet import RunLength
+from tcplab.packet.qiu import simulate_qiu
 from tcplab.tasks import run_tasks
 
 from .scenarios import PARALLEL_START, scenario_seed, scenario_setup
-from .traced import simulate_traced
 
 __all__ = ["TraceParams", "trace"]
 
@@ -52,7 +52,8 @@ def _trace_one(job: tuple[int, str, int, TraceParams]) -> pd.DataFrame:
         tcp=dataclasses.replace(setup.tcp, variant=tcp),  # type: ignore[type-var]
         length=RunLength(params.duration, PARALLEL_START),
     )
-    result = simulate_traced(setup, times=params.times())  # type: ignore[arg-type]
+    result = simulate_qiu(setup, times=params.times())  # type: ignore[arg-type]
+    assert result.trace is not None
     out = result.trace.assign(scenario=k, tcp=tcp)
     out["parallel_bytes_per_s"] = result.parallel_bytes_per_s
     out["timeouts"] = result.timeouts

@@ -10,7 +10,7 @@ any detail that moves the round trip by a fraction of a packet time (5.33 ms at 
 1000 bytes), such as the headers a simulator adds to a packet, which the paper does not state.
 
 :func:`phase` runs scenario 1 with the parallel connections' access link L2 ``delta`` ms
-longer than the cross traffic's L1 (:func:`~tcplab.chapters.lu.rtts.simulate_two_rtts`), for
+longer than the cross traffic's L1 (:func:`~tcplab.chapters.lu.rtts.two_rtt_row`), for
 nine values of ``delta`` from 0 to under half a bottleneck packet time (the round trip, some
 180 ms with the queue full, moves by less than one packet time), under three disciplines:
 DropTail as the chapter runs it, DropTail with ns-2-style random send jitter of up to one
@@ -28,7 +28,7 @@ import pandas as pd
 
 from tcplab.tasks import run_tasks
 
-from .rtts import simulate_two_rtts
+from .rtts import two_rtt_row
 from .scenarios import PACKET_BYTES, SCENARIOS, Variant, scenario_seed, scenario_setup
 
 __all__ = ["PHASE_VARIANTS", "PhaseParams", "fair_share", "packet_time_ms", "phase"]
@@ -62,8 +62,8 @@ class PhaseParams:
 
     @classmethod
     def quick(cls) -> PhaseParams:
-        """DropTail and RED, 20 cross flows, one parallel connection, two offsets."""
-        return cls(("DropTail", "RED"), (20,), (1,), 2, workers=1)
+        """Every variant, 20 cross flows, one parallel connection, two offsets."""
+        return cls(tuple(PHASE_VARIANTS), (20,), (1,), 2, workers=1)
 
     def offsets_ms(self) -> np.ndarray:
         """The L2 offsets (ms): ``steps`` values in [0, half a packet time)."""
@@ -78,7 +78,7 @@ def fair_share(parallel: pd.Series, cross: pd.Series, flows: pd.Series, m: pd.Se
 
 def _one(job: tuple[tuple[tuple[str, object], ...], object, float]) -> dict:
     labels, setup, delta = job
-    return {**dict(labels), **simulate_two_rtts(setup, ACCESS_MS, ACCESS_MS + delta)}  # type: ignore[arg-type]
+    return {**dict(labels), **two_rtt_row(setup, ACCESS_MS, ACCESS_MS + delta)}  # type: ignore[arg-type]
 
 
 def phase(params: PhaseParams, seed: int = 0) -> pd.DataFrame:

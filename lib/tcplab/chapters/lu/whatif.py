@@ -10,7 +10,7 @@ so that the effect can be seen to go away (or not).
   time-out after the first slow start).
 * ``lu-transient`` (:func:`transient`): scenario 3 without cross traffic, one connection, in
   a longer run measured only after the start-up transient
-  (:func:`~tcplab.chapters.lu.traced.simulate_traced`).
+  (:func:`~tcplab.packet.qiu.simulate_qiu`, its ``measure_from``).
 """
 
 from __future__ import annotations
@@ -21,12 +21,12 @@ from dataclasses import dataclass
 import pandas as pd
 
 from tcplab.packet import RunLength
+from tcplab.packet.qiu import simulate_qiu
 from tcplab.tasks import run_tasks
 
 from .experiments import BOOK_FLOWS, FAST_FLOWS, _cost
-from .runs import Job, run_jobs
+from .runs import ROW_NUMBERS, Job, run_jobs
 from .scenarios import PARALLEL_START, SCENARIOS, scenario_seed, scenario_setup
-from .traced import simulate_traced
 
 __all__ = [
     "Case",
@@ -64,7 +64,16 @@ class VariantsParams:
 
     @classmethod
     def quick(cls) -> VariantsParams:
-        return cls(cases=(Case(1, "Tahoe", (0, 5), (1, 2, 10), tcp="tahoe"),), workers=1)
+        """Each case's change on scenario 1, a few runs each (every word of the full cases:
+        the restamp canary takes each one's code path)."""
+        return cls(
+            cases=(
+                Case(1, "Tahoe", (0, 5), (1, 2, 10), tcp="tahoe"),
+                Case(1, "RED", (5,), (2,), queue="red"),
+                Case(1, "NewReno", (0,), (1,), tcp="newreno"),
+            ),
+            workers=1,
+        )
 
 
 def variants(params: VariantsParams, seed: int = 0) -> pd.DataFrame:
@@ -117,10 +126,10 @@ def _transient_one(job: tuple[int, int, float, float, int]) -> dict[str, float |
     k, n, duration, start, run_seed = job
     setup = scenario_setup(k, n, 0, "droptail", run_seed)
     setup = dataclasses.replace(setup, length=RunLength(duration, PARALLEL_START))
-    result = simulate_traced(setup, measure_from=start)
+    summary = simulate_qiu(setup, measure_from=start).summary()
     labels = {"scenario": k, "flows": n, "duration_s": duration, "measure_from_s": start,
               "capacity_bytes_per_s": SCENARIOS[k].capacity_bytes_per_s}  # fmt: skip
-    return {**labels, **result.summary()}
+    return {**labels, **{key: summary[key] for key in ROW_NUMBERS}}
 
 
 def transient(params: TransientParams, seed: int = 0) -> pd.DataFrame:

@@ -82,4 +82,10 @@ EXPERIMENTS = (
         "Lemma3Params",
         "Lemma 3's one p: Morris's network vs loss independent of the back-off stage",
     ),
+    Experiment(
+        "morris-flow-loss",
+        "tcplab.chapters.morris.flowloss:flow_loss",
+        "FlowLossParams",
+        "Sec. 2: each flow's loss rate over a run under RED and DropTail, N = 30-300",
+    ),
 )

@@ -24,6 +24,7 @@ from tcplab.claims import Claim, ruled, yes_no
 from tcplab.ledger import tolerance
 from tcplab.theory import morris as theory
 
+from . import flowloss
 from .evidence import (
     SAWTOOTH_N,
     SMALL_N,
@@ -81,6 +82,7 @@ TABLES = (
     "morris-buffers-more",
     "morris-access",
     "morris-lemma3",
+    "morris-flow-loss",
 )
 #: the verdicts a quick grid (runs of 25 s, 10 s for the what-ifs, one or two replicas) gives
 #: where it cannot reach the full-scale regime: too few time-outs and back-off stages for the
@@ -720,6 +722,7 @@ def _rows(tables: Mapping[str, pd.DataFrame]) -> dict[str, Callable[[], Claim]]:
             setup(DROPTAIL, "loss_rate", 1500),
         ),
         "mech-access-rtt": mech_access,
+        **flowloss.claim_rows(tables.get("morris-flow-loss", empty)),
     }
     return rows
 

@@ -110,20 +110,9 @@ class MorrisParams:
             many_buffers=(217, 1500, 2000, 5000),
             remedy_flows=(300,),
             many_flows=500,
-            variants=(
-                ("tahoe", "red"),
-                ("newreno", "red"),
-                ("sack", "red"),
-                ("tahoe-backoff4", "red"),
-                ("tahoe-paced", "red"),
-                ("tahoe-slowgrowth", "red"),
-            ),
-            choice_flows=(300,),
-            choices=(
-                "as built (our choices)",
-                "no telnet sessions",
-                "back-off ends at the first new ACK",
-            ),
+            variants=cls.variants,  # every sender and queue, and every choice: the
+            choice_flows=(300,),  # restamp canary takes each one's code path
+            choices=cls.choices,
         )
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import partial
+from typing import ClassVar
 
 import pandas as pd
 
@@ -36,6 +37,9 @@ class VariantParams:
 
     variant: str = VARIANT
     quick_scale: bool = False
+    #: fields that choose sizes, not code paths (the chapter's quick or full set-up, whose
+    #: words and switches agree): the restamp canary's branch check passes them by
+    SIZES: ClassVar[tuple[str, ...]] = ("quick_scale",)
     signal_points: tuple[tuple[str, int], ...] = ()
     loss_rates: tuple[float, ...] = ()
     workers: int = 2

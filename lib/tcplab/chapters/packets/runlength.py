@@ -33,7 +33,7 @@ class RunLengthParams:
     @classmethod
     def quick(cls) -> RunLengthParams:
         return cls(
-            points=(("droptail", 5, 10),),
+            points=(("droptail", 5, 10), ("red", 100, 5)),
             lengths=(("book", 6.0, 2.0), ("paper", 8.0, 4.0)),
             replicas=1,
             workers=1,
