@@ -490,14 +490,6 @@ ENVIRONMENT = {
 }
 #: the second audit's odd values of a variable
 ODD_VALUES = ["", "   ", "~", "~/tcplab-battery"]
-#: env cases that wait on issue 46 (lib/tcplab/registry.py, the restamp helper's item 7: '~'
-#: expanded or refused, a blank quick cache read as unset); reported, not judged, until then
-AWAITING_ISSUE_46 = {
-    ("TCPLAB_QUICK_CACHE", "   "),
-    ("TCPLAB_QUICK_CACHE", "~"),
-    ("TCPLAB_QUICK_CACHE", "~/tcplab-battery"),
-}
-
 
 #: the variables read when tcplab is imported: their cases run the installed command
 READ_AT_IMPORT = {"TCPLAB_DATA"}

@@ -81,32 +81,16 @@ def test_every_bad_invocation_is_one_line_naming_the_flag(tmp_path: Path) -> Non
     outcomes = [o for report in reports for o in report["outcomes"]]
     cases = battery.all_cases(tmp_path)
     assert len(outcomes) == len(cases) > 900
-    played = [case for i in range(parts) for case in cases[i::parts]]  # the runners' order
-    awaiting = [_awaiting(case) for case in played]
-    waiting = [
-        o["label"] + (f": {why}" if (why := _judge(o)) else ": now passes, drop it")
-        for o, wait in zip(outcomes, awaiting, strict=True)
-        if wait
-    ]
-    failures = [
-        f"{o['label']}: {why}"
-        for o, wait in zip(outcomes, awaiting, strict=True)
-        if not wait and (why := _judge(o))
-    ]
+    failures = [f"{o['label']}: {why}" for o in outcomes if (why := _judge(o))]
     cpu = sum(o["cpu_s"] for o in outcomes)
     slowest = max(outcomes, key=lambda o: o["seconds"])
     longest = max(r["seconds"] for r in reports)
     print(f"{len(outcomes)} cases, {cpu:.1f} s of CPU in the cases, {longest:.1f} s per "
           f"runner, slowest {slowest['seconds']:.1f} s ({slowest['label']})")  # fmt: skip
-    print("awaiting issue 46 (lib/tcplab/registry.py), not judged:\n  " + "\n  ".join(waiting))
     assert not failures, f"{len(failures)} of {len(outcomes)} cases:\n" + "\n".join(failures)
     # the data folder the data cases saw is the one they were given, untouched
     assert sorted(p.name for p in data.iterdir()) == sorted(p.name for p in shipped)
 
-
-def _awaiting(case: battery.Case) -> bool:
-    """An odd-variable case whose fix is issue 46's (battery.AWAITING_ISSUE_46)."""
-    return any((case.name, value) in battery.AWAITING_ISSUE_46 for value in case.env.values())
 
 
 def test_the_judge_can_fail() -> None:
