@@ -393,6 +393,8 @@ SPECIAL: list[Case] = [
     _case("--summary", "claims", "sawtooth", "--summary"),
     _case("--csv", "claims", "--json", "--csv"),
     _case("--csv", "claims", "--summary", "--csv"),
+    _case("--paper", "claims", "morris", "--paper", "lee"),
+    _case("--write-shipped", "claims", "--write-shipped", "sawtooth"),
 ]  # fmt: skip
 
 
