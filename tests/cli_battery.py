@@ -72,7 +72,7 @@ BASE: dict[str, tuple[str, ...]] = {
     "transfers": ("--flows", "2", "--bytes", "100000"),
     "run": ("moments-beatdown-path",),
     "data": ("--only", "sawtooth-paths", "--keep"),
-    "claims": ("--summary",),
+    "claims": ("sawtooth",),  # reads data/sawtooth-utilisation (the test copies it)
 }  # fmt: skip
 
 # An option's kind: "int" or "float" (a number; "0" bad when "zero", 10^30 bad when "size",

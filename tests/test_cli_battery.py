@@ -46,10 +46,11 @@ def _judge(outcome: dict) -> str | None:
 def test_every_bad_invocation_is_one_line_naming_the_flag(tmp_path: Path) -> None:
     """The whole battery, in two runner processes (one per core), each case forked from a
     runner that imported the models once; the test reports every case that fails."""
-    data = tmp_path / "data"  # the data cases may reach the data folder: a copy of one table
+    data = tmp_path / "data"  # the data cases may reach the data folder: copies of two tables
     data.mkdir()
-    for suffix in (".csv", ".meta.json"):
-        shutil.copy(ROOT / "data" / f"sawtooth-paths{suffix}", data)
+    for name in ("sawtooth-paths", "sawtooth-utilisation"):  # `claims sawtooth` reads the latter
+        for suffix in (".csv", ".meta.json"):
+            shutil.copy(ROOT / "data" / f"{name}{suffix}", data)
     env = {**os.environ, "TCPLAB_DATA": str(data), "TCPLAB_QUICK_CACHE": str(tmp_path / "q")}
     parts = 2
     runners = [
@@ -77,8 +78,10 @@ def test_every_bad_invocation_is_one_line_naming_the_flag(tmp_path: Path) -> Non
           f"{slowest['seconds']:.1f} s ({slowest['label']})")  # fmt: skip
     assert not failures, f"{len(failures)} of {len(outcomes)} cases:\n" + "\n".join(failures)
     # the data folder the data cases saw is the one they were given, untouched
-    assert sorted(p.name for p in data.iterdir()) == ["sawtooth-paths.csv",
-                                                      "sawtooth-paths.meta.json"]  # fmt: skip
+    assert sorted(p.name for p in data.iterdir()) == [
+        "sawtooth-paths.csv", "sawtooth-paths.meta.json",
+        "sawtooth-utilisation.csv", "sawtooth-utilisation.meta.json",
+    ]  # fmt: skip
 
 
 def test_the_judge_can_fail() -> None:

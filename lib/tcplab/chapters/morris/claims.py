@@ -96,6 +96,8 @@ def _largest(table: pd.DataFrame) -> int:
 
 def _number(claim: str, source: str, text: str, paper: float, runs: np.ndarray) -> Claim:
     """A number the paper prints (``text`` as printed) against the mean of ``runs``."""
+    if len(runs) == 0:
+        raise Missing("no runs")
     return Claim(
         claim,
         tolerance.of_runs(float(np.mean(runs)), runs),
@@ -104,6 +106,8 @@ def _number(claim: str, source: str, text: str, paper: float, runs: np.ndarray) 
 
 def _exact(claim: str, source: str, paper: float, runs: np.ndarray) -> Claim:
     """A value the paper's argument fixes exactly (a slope, a ratio of 1) against ``runs``."""
+    if len(runs) == 0:
+        raise Missing("no runs")
     return Claim(
         claim,
         tolerance.of_runs(float(np.mean(runs)), runs),
