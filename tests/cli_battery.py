@@ -99,7 +99,7 @@ BASE: dict[str, tuple[str, ...]] = {
     "transfers": ("--flows", "2", "--bytes", "100000"),
     "run": ("moments-beatdown-path",),
     "data": ("--only", "sawtooth-paths", "--keep"),
-    "claims": ("--summary",),
+    "claims": ("sawtooth",),  # reads data/sawtooth-utilisation (the test copies it)
 }  # fmt: skip
 
 # An option's kind: "int" or "float" (a number; "0" bad when "zero", 10^30 bad when "size",
@@ -448,6 +448,8 @@ SPECIAL: list[Case] = [
     _case("--summary", "claims", "sawtooth", "--summary"),
     _case("--csv", "claims", "--json", "--csv"),
     _case("--csv", "claims", "--summary", "--csv"),
+    _case("--paper", "claims", "morris", "--paper", "lee"),
+    _case("--write-shipped", "claims", "--write-shipped", "sawtooth"),
 ]  # fmt: skip
 
 

@@ -54,9 +54,13 @@ def _judge(outcome: dict) -> str | None:
 def test_every_bad_invocation_is_one_line_naming_the_flag(tmp_path: Path) -> None:
     """The whole battery, in two runner processes (one per core), each case forked from a
     runner that imported the models once; the test reports every case that fails."""
-    data = tmp_path / "data"  # the data cases may reach the data folder: a copy of one table,
-    data.mkdir()  # and of the tables `claims lu` reads (its case: an ascii standard output)
-    shipped = [ROOT / "data" / f"sawtooth-paths{suffix}" for suffix in (".csv", ".meta.json")]
+    data = tmp_path / "data"  # the data cases may reach the data folder: copies of the tables
+    data.mkdir()  # `claims sawtooth` and `claims lu` read (the latter's case: an ascii stdout)
+    shipped = [
+        ROOT / "data" / f"{name}{suffix}"
+        for name in ("sawtooth-paths", "sawtooth-utilisation")
+        for suffix in (".csv", ".meta.json")
+    ]
     shipped += sorted((ROOT / "data").glob("lu-*"))
     for path in shipped:
         shutil.copy(path, data)
@@ -90,7 +94,6 @@ def test_every_bad_invocation_is_one_line_naming_the_flag(tmp_path: Path) -> Non
     assert not failures, f"{len(failures)} of {len(outcomes)} cases:\n" + "\n".join(failures)
     # the data folder the data cases saw is the one they were given, untouched
     assert sorted(p.name for p in data.iterdir()) == sorted(p.name for p in shipped)
-
 
 
 def test_the_judge_can_fail() -> None:

@@ -1,8 +1,9 @@
 """The page "What this book reproduces", as built and in headless Chromium.
 
-Its counts are the ledger's (the same numbers `tcplab claims --summary` prints), every row links
-to an id that exists on its chapter's built page, and the filters show exactly the rows of the
-chosen status, kind and paper, offline.
+Its counts are the ledger's (the same numbers `tcplab claims --summary` prints: per paper, its
+items and, apart, the book's own claims), every row links to an id that exists on its
+chapter's built page, and the filters show exactly the rows of the chosen status, kind, paper
+and origin, offline.
 """
 
 from __future__ import annotations
@@ -15,18 +16,20 @@ from pathlib import Path
 import pytest
 
 from tcplab import ledger
+from tcplab.ledger import verdicts
 
 from browser_tools import Visit
 
 
 class _Ledger(HTMLParser):
-    """The counts table's numbers per paper, and every ledger row's status, kind and link."""
+    """The counts tables' numbers per (paper, origin), and every ledger row's status, kind,
+    origin and link."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.counts: dict[str, list[int]] = {}
+        self.counts: dict[tuple[str, str], list[int]] = {}
         self.rows: list[dict[str, str]] = []
-        self._paper: str | None = None
+        self._paper: tuple[str, str] | None = None
         self._cell = False
         self._row: dict[str, str] | None = None
 
@@ -34,10 +37,11 @@ class _Ledger(HTMLParser):
         a = {k: v or "" for k, v in attrs}
         if tag == "tr" and "data-status" in a:
             self._row = {"status": a["data-status"], "kind": a["data-kind"],
-                         "paper": a["data-paper"], "href": ""}  # fmt: skip
+                         "paper": a["data-paper"], "origin": a["data-origin"],
+                         "href": ""}  # fmt: skip
             self.rows.append(self._row)
         elif tag == "tr" and "data-paper" in a:
-            self._paper = a["data-paper"]
+            self._paper = (a["data-paper"], a["data-origin"])
             self.counts[self._paper] = []
         elif tag == "tr":
             self._paper = self._row = None
@@ -58,16 +62,24 @@ def _page(built_book: Path) -> _Ledger:
     return parsed
 
 
+def _judged() -> list[ledger.Judged]:
+    return [j for chapter in ledger.CHAPTERS for j in ledger.evaluate(chapter)]
+
+
 @pytest.mark.book
 def test_the_pages_counts_are_the_ledgers(built_book: Path) -> None:
     found = _page(built_book)
+    judged = _judged()
     expected = {
-        paper: [*counts.values(), sum(counts.values())]
-        for paper, counts in ledger.summary().items()
+        (paper, origin): [counts[name][s] for s in ledger.STATUSES] + [counts[name]["total"]]
+        for paper, by_origin in verdicts.summary(judged).items()
+        for origin, name in (("paper", "items"), ("book", "book"))
+        if (counts := by_origin) and counts[name]["total"]
     }
     assert found.counts == expected
     assert len(found.rows) == len(ledger.entries())
-    assert Counter(r["status"] for r in found.rows) == Counter(e.status for e in ledger.entries())
+    assert Counter(r["status"] for r in found.rows) == Counter(j.status for j in judged)
+    assert Counter(r["origin"] for r in found.rows) == Counter(e.origin for e in ledger.entries())
 
 
 @pytest.mark.book
@@ -113,11 +125,16 @@ def test_the_filters_show_the_rows_of_the_chosen_status_kind_and_paper(site: str
     status = page.locator("select[name=status]")
     kind = page.locator("select[name=kind]")
     paper = page.locator("select[name=paper]")
+    origin = page.locator("select[name=origin]")
+    judged = _judged()
     assert shown() == total
     for word in ledger.STATUSES:
         status.select_option(word)
-        assert shown() == sum(e.status == word for e in ledger.entries()), word
+        assert shown() == sum(j.status == word for j in judged), word
     status.select_option("")
+    origin.select_option("book")
+    assert shown() == sum(e.origin == "book" for e in ledger.entries())
+    origin.select_option("")
     kind.select_option("shape")
     paper.select_option("altman")
     expected = sum(e.kind == "shape" and e.paper == "altman" for e in ledger.entries())

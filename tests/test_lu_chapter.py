@@ -13,10 +13,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tcplab import registry
+from tcplab import ledger, registry
 from tcplab.chapters.lu import analysis as an
 from tcplab.chapters.lu import charts, claims, mechanisms, panel
 from tcplab.charts import to_svg
+from tcplab.ledger import tolerance
 
 A, B, BASE = 2e-11, 4e-10, 150_000.0  # the exact model's a, b (s^2/B^2) and X_cross(1)
 FLOWS = (1, 2, 5, 8, 10, 15, 20, 31)
@@ -137,9 +138,10 @@ def test_the_claims_fail_when_the_data_says_otherwise(quick) -> None:
     base = kept.groupby(["queue", "cross", "replica"])["cross_bytes_per_s"].transform("first")
     kept["cross_bytes_per_s"] = base
     after = claims.chapter_claims({**quick, "lu-scenarios": kept})
-    assert before["s1-stolen"].within and not after["s1-stolen"].within
+    assert ledger.check_statuses("lu", before)["s1-stolen"] == "reproduced"
+    assert ledger.check_statuses("lu", after)["s1-stolen"] == "differs"
     # estimates of a cross traffic that never changes are off by the whole predicted impact
-    assert after["cross-90"].book < before["cross-90"].book
+    assert after["cross-90"].value < before["cross-90"].value
 
 
 def test_every_chart_renders(quick) -> None:
@@ -191,13 +193,17 @@ def test_median_interval_is_the_sign_test_interval() -> None:
         an.median_interval([])
 
 
-def test_a_median_claim_agrees_when_the_intervals_overlap() -> None:
-    paper = pd.Series([0.10, 0.12, 0.14])  # interval [0.10, 0.14]
-    touching = claims._median_claim("t", "s", paper, pd.Series([0.14, 0.20, 0.30]))
-    apart = claims._median_claim("t", "s", paper, pd.Series([0.15, 0.20, 0.30]))
-    below = claims._median_claim("t", "s", paper, pd.Series([0.01, 0.05, 0.099]))
-    assert touching.within and not apart.within and not below.within
-    assert touching.tolerance == pytest.approx((0.14 - 0.12) + (0.20 - 0.14))
+def test_a_median_check_is_the_difference_of_two_medians() -> None:
+    """Three paths each: the medians' distribution-free intervals are [min, max]; ours minus
+    the paper's with their half-widths combined, sqrt(0.02^2 + 0.08^2) = 0.0825, must hold 0."""
+    paper = pd.Series([0.10, 0.12, 0.14])  # median 0.12, interval [0.10, 0.14]
+    near = claims._median_claim("t", "s", paper, pd.Series([0.10, 0.18, 0.26]))
+    far = claims._median_claim("t", "s", paper, pd.Series([0.30, 0.40, 0.50]))
+    assert near.book.value == pytest.approx(0.06)
+    assert near.book.half_width == pytest.approx(math.hypot(0.02, 0.08))
+    zero = tolerance.paper_side(0.0, "exact")
+    assert tolerance.judge(zero, near.book).status == "reproduced"
+    assert tolerance.judge(zero, far.book).status == "differs"
 
 
 def test_the_gigabit_runs_join_the_scenarios_once() -> None:

@@ -1,20 +1,19 @@
 """Second moments (Altman et al. 2006, Sections III-IV): closed forms, experiments, claims.
 
-Every row of the chapter's paper-vs-book table is checked with the tolerance the chapter
-prints, at quick scale and on the shipped full-scale data; the rows where the book shows the
-paper is wrong (beatdown in Theorem 2, the printed beatdown stationary point) must disagree.
+Every item of the chapter's paper-vs-book table is judged by the ledger's rules, at quick
+scale and on the shipped full-scale data; the items where the book shows the paper is wrong
+(beatdown in Theorem 2, the printed beatdown stationary point) must differ.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from tcplab import cache, claims, fluid, ledger, registry
+from tcplab import claims, fluid, ledger, registry
 from tcplab.chapters.moments import charts
 from tcplab.chapters.moments import claims as mc
 from tcplab.chapters.moments import experiments as moments
@@ -39,12 +38,7 @@ HELD = "moments-beatdown-held"
 
 def _results(scale: str) -> dict[str, pd.DataFrame]:
     if scale == "full":
-        out = {}
-        for name in (*NAMES, HELD):
-            found = cache.load(cache.Entry(name))
-            assert found is not None, f"data/{name}.csv is missing"
-            out[name] = found[0]
-        return out
+        return ledger.full_tables("moments")
     return {name: registry.run(name, scale="quick") for name in (*NAMES, HELD)}
 
 
@@ -54,15 +48,15 @@ def results(request: pytest.FixtureRequest) -> dict[str, pd.DataFrame]:
 
 
 def _claims(results: dict[str, pd.DataFrame]) -> dict[str, claims.Claim]:
-    return mc.paper_claims(
-        moments.with_exact(results["moments-table"]),
-        results["moments-largest-rate"],
-        results["moments-beatdown-tags"],
-        results["moments-theorem3"],
-        results.get("moments-distributions"),
-        results.get("moments-beatdown-path"),
-        results.get(HELD),
-    )
+    return mc.chapter_claims(results)
+
+
+def _status(results: dict[str, pd.DataFrame]) -> dict[str, str]:
+    """Each check's verdict and each item's status, by key."""
+    found = ledger.judge("moments", _claims(results))
+    return {j.entry.key: j.status for j in found} | {
+        c.key: c.status for j in found for c in j.checks
+    }
 
 
 # ---- closed forms -------------------------------------------------------------------------------
@@ -125,30 +119,33 @@ def test_bad_input_names_the_parameter(call, name: str) -> None:
 # ---- the paper-vs-book table --------------------------------------------------------------------
 
 
-def test_every_claim_at_the_printed_tolerance(results: dict[str, pd.DataFrame]) -> None:
-    found = _claims(results)
+def test_every_item_has_the_status_the_paper_earns(results: dict[str, pd.DataFrame]) -> None:
+    found = _status(results)
     assert {f"theorem2-{p}" for p in moments.POLICIES} <= set(found)
-    differs = {e.key for e in ledger.chapter_entries("moments") if e.status == "differs"}
-    assert differs == set(mc.KNOWN_DISAGREEMENTS)
-    for key, claim in found.items():
-        if key in mc.KNOWN_DISAGREEMENTS:
-            assert not claim.within, f"{key}: the paper's value should be off"
-        else:
-            assert claim.within, f"{key}: {claim}"
-    for key in mc.KNOWN_DISAGREEMENTS:
-        assert key in found
+    differs = {"theorem2-beatdown", "tags-summary"}  # the paper's slips, named in the chapter
+    for key in ("theorem2", "order", "largest-rate", "fig5", "tags", "theorem3"):
+        assert found[key] == "reproduced", key
+    for key in differs:
+        assert found[key] == "differs", key
 
 
-def test_theorem2_tolerance_is_the_runs_interval(results: dict[str, pd.DataFrame]) -> None:
-    """Theorem 2's fractions are exact: each simulated value is held to its own 95%
-    half-width (floating point where the run is deterministic), by the ledger's exact rule."""
+def test_theorem2_is_held_to_the_runs_interval(results: dict[str, pd.DataFrame]) -> None:
+    """Theorem 2's fractions are exact: each simulated value holds the closed form inside its
+    own 95% interval (the random policies), or to floating point (largest-rate's periodic
+    path), by the ledger's rules."""
     table = results["moments-table"]
-    for policy in moments.POLICIES:
-        claim = _claims(results)[f"theorem2-{policy}"]
+    item = {j.entry.key: j for j in ledger.judge("moments", _claims(results))}["theorem2"]
+    rules = {c.key: c.verdict.rule for c in item.checks}
+    assert rules == {
+        "theorem2-rate-independent": "interval",
+        "theorem2-rate-proportional": "interval",
+        "theorem2-largest-rate": "exact",
+    }
+    for check in item.checks[:2]:
+        policy = check.key.removeprefix("theorem2-")
         row = table[(table["flows"] == 2) & table["identical"] & (table["policy"] == policy)]
         half = float(row[row["flow"] == 1]["second_moment_ci"].iloc[0])
-        assert claim.tolerance == pytest.approx(max(half, tolerance.EXACT))
-        assert claim.rule.split(":")[0] in ("exact", "interval")
+        assert check.book.half_width == pytest.approx(half)
 
 
 def test_lemma1_map_by_hand() -> None:
@@ -160,9 +157,9 @@ def test_lemma1_map_by_hand() -> None:
 
 def test_a_broken_beatdown_path_fails_the_fig5_row(results: dict[str, pd.DataFrame]) -> None:
     path = results["moments-beatdown-path"].copy()
-    assert _claims(results)["fig5"].within
+    assert _status(results)["fig5"] == "reproduced"
     broken = dict(results, **{"moments-beatdown-path": path.assign(time=np.sqrt(path["time"]))})
-    assert not _claims(broken)["fig5"].within
+    assert _status(broken)["fig5"] == "differs"
 
 
 def test_beatdown_is_the_corrected_value(results: dict[str, pd.DataFrame]) -> None:
@@ -173,11 +170,13 @@ def test_beatdown_is_the_corrected_value(results: dict[str, pd.DataFrame]) -> No
 
 
 def test_a_wrong_value_fails_the_checker(results: dict[str, pd.DataFrame]) -> None:
-    claim = _claims(results)["theorem2-rate-independent"]
-    assert claim.within
-    wrong = replace(claim, book=claim.paper * (1 + 2 * mc.THEOREM2_TOLERANCE))
-    assert not wrong.within
-    assert not replace(claim, book=5 / 23).within
+    assert _status(results)["theorem2-rate-independent"] == "reproduced"
+    table = results["moments-table"].copy()
+    mine = (table["policy"] == "rate-independent") & (table["flows"] == 2) & table["identical"]
+    table.loc[mine, "second_moment"] *= 1 + 2 * mc.THEOREM2_TOLERANCE
+    assert _status({**results, "moments-table": table})["theorem2-rate-independent"] == "differs"
+    table.loc[mine, "second_moment"] = 5 / 23
+    assert _status({**results, "moments-table": table})["theorem2"] == "differs"
 
 
 def test_closed_forms_match_the_simulations(results: dict[str, pd.DataFrame]) -> None:
@@ -216,7 +215,7 @@ def test_distributions_are_exact_and_consistent(results: dict[str, pd.DataFrame]
 def test_largest_rate_round_robin(results: dict[str, pd.DataFrame]) -> None:
     largest = results["moments-largest-rate"]
     assert largest["round_robin"].all()
-    assert (largest["simulated"] - largest["formula"]).abs().max() < mc.FIXED_POINT_TOLERANCE
+    assert (largest["simulated"] - largest["formula"]).abs().max() < tolerance.EXACT
 
 
 def test_segment_histogram_by_hand() -> None:
@@ -285,13 +284,13 @@ def test_held_what_if_is_the_uniform_law(results: dict[str, pd.DataFrame]) -> No
 
 
 def test_a_broken_what_if_fails_its_row(results: dict[str, pd.DataFrame]) -> None:
-    claim = _claims(results)["beatdown-why"]
-    assert claim.within and claim.paper == pytest.approx(1 / 3)
+    assert _status(results)["beatdown-why"] == "reproduced"
+    assert ledger.paper_value("moments", "beatdown-why") == pytest.approx(1 / 3)
     table = results[HELD]
     # the what-if rows replaced by the real beatdown's values: the cause is back
     real = table[table["variant"] == held_what_if.VARIANTS[0]]
     broken = dict(results, **{HELD: real.assign(variant=held_what_if.VARIANTS[1])})
-    assert not _claims(broken)["beatdown-why"].within
+    assert _status(broken)["beatdown-why"] == "differs"
 
 
 def test_held_path_bad_input_names_the_parameter() -> None:

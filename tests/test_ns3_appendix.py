@@ -106,10 +106,10 @@ def test_the_comparison_pairs_every_tcplab_row_with_ns3():
 def test_the_two_simulator_rule_combines_the_half_widths():
     """sqrt(h1^2 + h2^2) by hand (3, 4 -> 5), said in the rule's sentence; with three runs on
     each side it is Welch's interval with 2 degrees of freedom (t = 4.303)."""
-    rule = claims.difference_tolerance(3.0, 4.0, (3, 3))
-    assert rule.value == pytest.approx(5.0) and rule.rule.startswith("interval")
-    assert "sqrt(h_ns3^2 + h_tcplab^2)" in rule.rule and "±5" in rule.rule
-    assert "one run" in claims.difference_tolerance(3.0, 4.0, (3, 1)).rule
+    made = claims.difference_estimate(10.0, 3.0, 4.0, (3, 3))
+    assert made.half_width == pytest.approx(5.0) and made.basis == "interval"
+    assert "ns-3's 3 runs ±3" in made.words and "tcplab's 3 runs ±4" in made.words
+    assert "one run" in claims.difference_estimate(10.0, 3.0, 4.0, (3, 1)).words
     ours = np.array([1.0, 2.0, 3.0])  # s = 1
     theirs = np.array([2.0, 4.0, 6.0])  # s = 2
     welch = 4.303 * np.sqrt(1.0 / 3 + 4.0 / 3)

@@ -9,11 +9,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from tcplab import ledger
 from tcplab.chapters.packets.experiments import PacketsParams
 from tcplab.chapters.packets.whatif_claims import (
     floor_claims,
     red_queue_claim,
-    run_length_claim,
+    run_length_claims,
     starts_claim,
 )
 from tcplab.chapters.packets.whatifs import lifted_sawtooth, pipe_packets
@@ -53,6 +54,13 @@ def test_the_pipe_of_the_chapter_by_hand() -> None:
     assert pipe_packets(PacketsParams()) == pytest.approx(76.5, abs=1e-9)
 
 
+def _ok(item: str, found: dict) -> bool:
+    """Whether the checks ``found`` reproduce the packets ledger's ``item``."""
+    entry = next(e for e in ledger.chapter_entries("packets") if e.key == item)
+    judged = ledger.judge_with(entry, found)
+    return judged is not None and judged.status == "reproduced"
+
+
 def _red_queue(gaps: dict[tuple[float, float], float]) -> pd.DataFrame:
     rows = [
         {"flows": n, "min_th": low, "max_th": high, "gap": gap + 0.001 * n, "timeouts": 0}
@@ -64,11 +72,13 @@ def _red_queue(gaps: dict[tuple[float, float], float]) -> pd.DataFrame:
 
 def test_the_red_queue_claim_needs_the_excess_to_go_with_lower_thresholds() -> None:
     gone = _red_queue({(60.0, 80.0): 0.05, (30.0, 40.0): 0.0, (12.0, 16.0): -0.13})
-    assert red_queue_claim(gone, 0.025).within
+    assert _ok("why-red-above", {"why-red-above": red_queue_claim(gone, 0.025)})
     stays = _red_queue({(60.0, 80.0): 0.05, (30.0, 40.0): 0.04, (12.0, 16.0): -0.13})
-    assert not red_queue_claim(stays, 0.025).within  # only an overshoot: not the excess gone
+    # only an overshoot: not the excess gone
+    assert not _ok("why-red-above", {"why-red-above": red_queue_claim(stays, 0.025)})
     never = _red_queue({(60.0, 80.0): 0.01, (30.0, 40.0): 0.0})
-    assert not red_queue_claim(never, 0.025).within  # no excess to explain
+    # no excess to explain
+    assert not _ok("why-red-above", {"why-red-above": red_queue_claim(never, 0.025)})
 
 
 def _starts(equal_m: float, equal_full: float) -> pd.DataFrame:
@@ -78,9 +88,12 @@ def _starts(equal_m: float, equal_full: float) -> pd.DataFrame:
 
 
 def test_the_starts_claim_fails_when_equal_starts_synchronise_fully() -> None:
-    assert starts_claim(_starts(2.7, 0.003)).within
-    assert not starts_claim(_starts(10.0, 1.0)).within  # every connection in every event
-    assert not starts_claim(_starts(1.0, 0.0)).within  # no synchronisation left at all
+    def ok(table: pd.DataFrame) -> bool:
+        return _ok("partial-sync-starts", {"partial-sync-starts": starts_claim(table)})
+
+    assert ok(_starts(2.7, 0.003))
+    assert not ok(_starts(10.0, 1.0))  # every connection in every event
+    assert not ok(_starts(1.0, 0.0))  # no synchronisation left at all
 
 
 def _lengths(shift: float) -> pd.DataFrame:
@@ -92,9 +105,14 @@ def _lengths(shift: float) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=columns)
 
 
-def test_the_run_length_claim_fails_beyond_the_interval_of_the_difference() -> None:
-    assert run_length_claim(_lengths(0.001)).within
-    assert not run_length_claim(_lengths(0.02)).within
+def test_the_run_length_check_is_an_equivalence_within_a_plot_reading() -> None:
+    """The paper's run length against the book's: the difference's 95% interval must lie
+    inside a reading of Fig. 7 (+-0.025); 0.001 does, 0.02 with +-0.004 straddles its edge,
+    0.04 lies outside."""
+    assert _ok("setup-run-length", run_length_claims(_lengths(0.001)))
+    entry = next(e for e in ledger.chapter_entries("packets") if e.key == "setup-run-length")
+    assert ledger.judge_with(entry, run_length_claims(_lengths(0.022))).status == "undecided"
+    assert ledger.judge_with(entry, run_length_claims(_lengths(0.04))).status == "differs"
 
 
 def _floor(large: float) -> pd.DataFrame:
@@ -110,6 +128,8 @@ def test_the_floor_claims_fail_when_the_larger_pipe_keeps_the_excess() -> None:
     validation = pd.DataFrame({"utilisation": [0.760]})
     droptail = pd.DataFrame({"flows": [1, 1], "buffer": [5, 10], "utilisation": [0.79, 0.83]})
     found = floor_claims(_floor(0.7502), validation, droptail)
-    assert found["why-one-flow"].within and found["one-flow-whatif"].within
+    statuses = ledger.check_statuses("packets", found)
+    assert statuses["why-one-flow"] == statuses["one-flow-whatif"] == "reproduced"
     kept = floor_claims(_floor(0.7603), validation, droptail)  # no drop with the larger pipe
-    assert not kept["why-one-flow"].within and not kept["one-flow-whatif"].within
+    statuses = ledger.check_statuses("packets", kept)
+    assert statuses["why-one-flow"] == statuses["one-flow-whatif"] == "differs"

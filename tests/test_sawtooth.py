@@ -10,7 +10,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from tcplab import cache, registry
+from tcplab import ledger, registry
 from tcplab.chapters.sawtooth import charts, claims, panel
 
 NAME = "sawtooth-utilisation"
@@ -19,24 +19,30 @@ NAME = "sawtooth-utilisation"
 def _table(scale: str) -> pd.DataFrame:
     if scale == "quick":
         return registry.run(NAME, scale="quick")
-    found = cache.load(cache.Entry(NAME))
-    assert found is not None, f"data/{NAME}.csv is missing: run `make data`"
-    return found[0]
+    return ledger.full_tables("sawtooth")[NAME]
+
+
+def _judged(table: pd.DataFrame) -> dict[str, ledger.Judged]:
+    return {j.entry.key: j for j in ledger.judge("sawtooth", claims.chapter_claims({NAME: table}))}
 
 
 @pytest.mark.parametrize("scale", ["quick", "full"])
 def test_the_75_percent_holds_for_every_eta(scale: str) -> None:
-    rows = claims.paper_claims(_table(scale))
-    assert rows and all(c.within for c in rows)
-    tcp = [c for c in rows if "beta = 1/2" in c.claim]
-    assert tcp and {c.paper for c in tcp} == {0.75}
-    assert {c.tolerance for c in rows} == {1e-6} and all(c.rule.startswith("exact") for c in rows)
+    found = _judged(_table(scale))
+    assert {k: j.status for k, j in found.items()} == {
+        "tcp-75": "reproduced",
+        "one-any-beta": "reproduced",
+    }
+    tcp = found["tcp-75"].checks
+    assert len(tcp) == len(set(_table(scale)["eta"])) and {c.paper.value for c in tcp} == {0.75}
+    # the fluid model is exact and so is (1 + beta)/2: the rule is floating point
+    assert all(c.verdict.rule == "exact" for j in found.values() for c in j.checks)
 
 
 def test_a_simulation_off_by_a_rounding_step_fails() -> None:
     table = _table("quick").copy()
     table.loc[table["beta"] == 0.5, "simulated"] += 1e-5
-    assert not any(c.within for c in claims.paper_claims(table))
+    assert _judged(table)["tcp-75"].status == "differs"
 
 
 def test_the_quoted_numbers_are_the_tables() -> None:

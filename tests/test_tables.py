@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import re
+import tomllib
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from tcplab import tables
-from tcplab.claims import Claim, claim_decimals, claims_html, is_yes_no, yes_no
+from tcplab import ledger, tables
+from tcplab.claims import Claim, claim_decimals, claims_html, holds
+from tcplab.ledger import tolerance, verdicts
 
 
 def _cells(page: str) -> list[str]:
@@ -76,29 +78,38 @@ def test_show_escapes_text() -> None:
     assert "<script>" not in page and "<b>" not in page
 
 
+def _judged(*claims: Claim, value: float = 0.75, precision: str = "exact"):  # noqa: ANN202
+    """One item of hand-made checks, judged (the paper's value and its precision)."""
+    body = (
+        'paper = "altman"\npage = "sawtooth"\n[[item]]\nkey = "a"\nref = "Sec. I"\n'
+        f'kind = "number"\nwords = "w"\npaper_value = {value!r}\nprecision = "{precision}"\n'
+        f"checks = {[f'c{i}' for i in range(len(claims))]!r}\n"
+    )
+    entry = ledger.parse("sawtooth", tomllib.loads(body))[0]
+    return verdicts.judge_with(entry, {f"c{i}": c for i, c in enumerate(claims)})
+
+
 def test_claim_precision_follows_the_tolerance() -> None:
     assert claim_decimals(0.03) == 3 and claim_decimals(1e-6) == 7 and claim_decimals(0.5) == 2
-    page = claims_html([Claim("one flow", "Sec. I", paper=0.75, book=0.7500000021, tolerance=1e-6)])
+    page = claims_html([_judged(Claim("one flow", tolerance.computed(0.7500000021)))])
     cells = _cells(page)
     assert "0.75" in cells and "0.7500000" in cells  # the paper as printed, ours to 7 decimals
-    assert "e-0" not in page and "e+0" not in page and "±1.0e" not in page
-    assert "2 × 10⁻⁹ above the paper" in page and "±10⁻⁶" in page
+    assert "e+0" not in page and "agree to floating point" in page
 
 
-def test_claims_table_reads_yes_no_statements_as_words_and_explains_no() -> None:
-    holds = yes_no("DropTail: the throughput grows with the buffer", "Sec. V.B", True, True)
-    fails = yes_no("Every buffer shows it", "Sec. V.D", True, False)
-    assert is_yes_no(holds) and holds.within and not fails.within
-    assert not is_yes_no(Claim("share", "s", paper=1.0, book=1.0, tolerance=0.25))
-    page = claims_html([holds, fails])
+def test_claims_table_reads_yes_no_statements_as_words_and_explains_differs() -> None:
+    holds_ = holds("DropTail: the throughput grows with the buffer", True, "the runs")
+    fails = holds("Every buffer shows it", False, "the runs")
+    page = claims_html([_judged(holds_), _judged(fails)])
     cells = _cells(page)
     assert cells.count("yes") >= 3 and "no" in cells
     assert "1 = " not in page and ">1<" not in page and ">0<" not in page
     caption = re.search(r"<caption>(.*?)</caption>", page).group(1)
-    assert "“no”" in caption and "why" in caption  # a "no" is explained inside the table
+    assert "“differs”" in caption and "why" in caption  # a "differs" is explained
 
 
-def test_a_disagreeing_row_says_by_how_much_and_outside_what() -> None:
-    page = claims_html([Claim("beatdown", "Thm 2", paper=1 / 3, book=0.25227, tolerance=0.005 / 3)])
-    assert "0.0811 below the paper: outside the tolerance ±0.0017" in page
-    assert re.search(r'class="tcplab-off"[^>]*>no<', page)
+def test_a_disagreeing_row_says_outside_what() -> None:
+    beatdown = Claim("beatdown", tolerance.mean(0.25227, 2.2e-5, "64 replicas"))
+    page = claims_html([_judged(beatdown, value=1 / 3)])
+    assert "the paper&#x27;s 0.3333 lies outside the book&#x27;s range [0.2522, 0.2523]" in page
+    assert re.search(r'class="tcplab-off"[^>]*>differs<', page)

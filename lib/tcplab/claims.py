@@ -1,95 +1,78 @@
-"""Paper-versus-book claims: the paper's number, ours, and the tolerance we stand behind.
+"""Paper vs. book: the book's side of every check, and the table each chapter shows.
 
-Every reproduced figure or table in the book ends in such a table. The paper's value is quoted
-from the paper (with where it says it); ours is computed by the model when the chapter runs;
-the tests check every claim with the same tolerance the chapter prints. The tolerance comes
-from one of the book's rules (:mod:`tcplab.ledger.tolerance`: the paper's printed precision,
-our replicas' 95% interval, a plot's resolution), never chosen per row: :func:`ruled` makes a
-claim from such a rule and keeps the sentence that says which rule set it. Each row is an
-entry of its chapter's ledger (:mod:`tcplab.ledger`), where its status is declared.
+A chapter's ``claims.chapter_claims(tables)`` computes, from its tables, one :class:`Claim`
+per check: what it compares, and the book's value with the range it vouches for (an
+:class:`~tcplab.ledger.tolerance.Estimate`, made by one of the rules' constructors: an exact
+computation, a model's own error bound, the 95% interval of runs, a statement that holds).
+The paper's side (its value, its words, their precision) is in the chapter's ledger.toml,
+written once; :func:`tcplab.ledger.verdicts.judge` sets the two against each other, and
+:func:`claims_html` shows the judged items: each item of the paper with its status, its
+checks folded inside it.
 """
 
 from __future__ import annotations
 
 import html
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
 from . import tables
-from .ledger.tolerance import Tolerance, statement
+from .ledger import tolerance
+from .ledger.tolerance import Estimate
 
 __all__ = [
     "Claim",
-    "ruled",
+    "holds",
     "claims_frame",
     "claims_html",
     "claim_decimals",
-    "is_yes_no",
-    "yes_no",
     "rows",
     "one_row",
     "glue_numbers",
+    "LEDGER_PAGE",
 ]
 
 
 @dataclass(frozen=True)
 class Claim:
-    """One reproduced number: what the paper says, what we get, and how close we promise."""
+    """One check, the book's side: what it compares (``claim``), the book's value with its
+    range (``book``), and, only for an item whose paper value is a formula of the check's
+    parameters (eq. (5) at N), that formula's value (``paper``)."""
 
     claim: str
-    source: str
-    paper: float
-    book: float
-    tolerance: float
-    rule: str = ""  # the sentence that says which rule set the tolerance (tcplab.ledger.tolerance)
+    book: Estimate
+    paper: float | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.book, Estimate):
+            raise TypeError(f"book={self.book!r} must be a tcplab.ledger.tolerance Estimate")
+        if self.paper is not None and not math.isfinite(self.paper):
+            raise ValueError(f"paper={self.paper} must be finite")
 
     @property
-    def difference(self) -> float:
-        return self.book - self.paper
-
-    @property
-    def within(self) -> bool:
-        return abs(self.difference) <= self.tolerance
+    def value(self) -> float:
+        return self.book.value
 
 
-def claims_frame(claims: Iterable[Claim]) -> pd.DataFrame:
-    """A tidy table of claims, one row each."""
-    rows = [
-        {
-            "claim": c.claim,
-            "source": c.source,
-            "paper": c.paper,
-            "book": c.book,
-            "difference": c.difference,
-            "tolerance": c.tolerance,
-            "within": c.within,
-        }
-        for c in claims
-    ]
-    return pd.DataFrame(rows)
+def holds(claim: str, ok: bool, on: str) -> Claim:
+    """A statement of the paper's, checked as true or false (``ok``) on ``on`` (what it was
+    checked on: "the exact sample paths", "the set-up's parameters")."""
+    return Claim(claim, tolerance.holds(ok, on))
 
 
-def ruled(claim: str, source: str, paper: float, book: float, tolerance: Tolerance) -> Claim:
-    """A claim whose tolerance comes from one of the book's rules (``tolerance``, made by
-    :mod:`tcplab.ledger.tolerance`)."""
-    return Claim(claim, source, float(paper), float(book), tolerance.value, tolerance.rule)
-
-
-def yes_no(claim: str, source: str, paper: bool, book: bool) -> Claim:
-    """A statement the paper makes in words, checked as true or false (tolerance 0).
-
-    ``claim`` is the statement, worded so that "yes" means it holds; ``paper`` is what the
-    paper says (almost always True), ``book`` whether it holds in the book's runs."""
-    return ruled(claim, source, float(paper), float(book), statement())
-
-
-def is_yes_no(claim: Claim) -> bool:
-    """A yes/no statement: tolerance 0 and both values 0 or 1 (see :func:`yes_no`)."""
-    return claim.tolerance == 0 and {claim.paper, claim.book} <= {0.0, 1.0}
+def claims_frame(found: Mapping[str, Claim]) -> pd.DataFrame:
+    """The book's side of the claims as a tidy table, one row per check."""
+    return pd.DataFrame(
+        [
+            {"key": key, "claim": c.claim, "book": c.book.value, "low": c.book.low,
+             "high": c.book.high, "basis": c.book.basis, "paper": c.paper}
+            for key, c in found.items()
+        ]
+    )  # fmt: skip
 
 
 def claim_decimals(tolerance: float) -> int:
@@ -107,90 +90,92 @@ def _value(value: float, decimals: int, shortest: bool) -> str:
     return text
 
 
-def _check(claim: Claim, decimals: int) -> str:
-    """The row's verdict as a sentence the reader can redo by hand."""
-    if is_yes_no(claim):
-        if claim.within:
-            return "The statement holds in the book's runs, as the paper says."
-        return "The statement does not hold in the book's runs: see the text."
-    gap = abs(claim.difference)
-    allowed = tables.significant(claim.tolerance, 2) if claim.tolerance else "0"
-    if "." in allowed and "×" not in allowed:
-        allowed = allowed.rstrip("0").rstrip(".")
-    if gap == 0:
-        said = "The book's value equals the paper's"
-    else:
-        small = gap < 0.5 * 10.0**-decimals  # too small for the row's decimals
-        off = tables.power_of_ten(gap, 1) if small else tables.fixed(gap, decimals)
-        said = f"The book is {off} {'above' if claim.difference > 0 else 'below'} the paper"
-    why = _RULE_WORDS.get(claim.rule.split(":")[0], "")
-    if claim.within:
-        return f"{said}: within the tolerance ±{allowed}{why}."
-    return f"{said}: outside the tolerance ±{allowed}{why} (see the text)."
+CLAIMS_CAPTION = (
+    "Paper vs. book: each item of the paper, the paper's value and the book's (computed when "
+    "this page was built), the rule that compares them and the status it gives. "
+    "“reproduced”: the book's range lies within the paper's; “differs”: outside it, and the "
+    "text around this table says why; “undecided”: the book's runs are too noisy to tell."
+)
 
-
-#: how the Check column names the rule that set a row's tolerance
-_RULE_WORDS = {
-    "printed": " (the paper's printed precision)",
-    "plot": " (the resolution of a reading off the paper's plot)",
-    "interval": " (the 95% interval of the book's runs)",
-    "exact": " (floating point: both sides are exact)",
+#: the status words and their cell's class
+_STATUS_CLASS = {
+    "reproduced": "tcplab-ok",
+    "partly": "tcplab-partly",
+    "undecided": "tcplab-undecided",
+    "differs": "tcplab-off",
 }
 
 
-CLAIMS_CAPTION = (
-    "Paper vs. book: the paper's value, the book's (computed when this page was built) and "
-    "the tolerance the book promises. “yes”: the book is within that tolerance of the paper. "
-    "“no”: the book does not reproduce the paper there; the text around this table says why."
-)
+def _cells(check) -> tuple[str, str, str]:  # noqa: ANN001  (a tcplab.ledger.verdicts.Check)
+    """The Paper, Book and Check cells of one check."""
+    book, paper = check.book, check.paper
+    if book.basis == "yes/no":
+        return "yes", ("yes" if book.value else "no"), html.escape(check.verdict.words)
+    blur = max(book.half_width, paper.margin if paper else 0.0) or tolerance.EXACT
+    decimals = claim_decimals(blur)
+    shown_paper = tables.DASH if paper is None else _value(paper.value, decimals, True)
+    shown_book = _value(book.value, decimals, False)
+    return shown_paper, shown_book, html.escape(check.verdict.words)
 
 
-def claims_html(claims: Iterable[Claim], caption: str = CLAIMS_CAPTION) -> str:
-    """The paper-vs-book table as HTML: each row reads as a sentence a student can check.
+def _row(judged) -> str:  # noqa: ANN001  (a tcplab.ledger.verdicts.Judged)
+    entry, top = judged.entry, judged.deciding
+    paper, book, check = _cells(top)
+    many = len(judged.checks) > 1
+    what = top.claim + (f" (the check that decides, of {len(judged.checks)})" if many else "")
+    mark = " (the book's own)" if entry.origin == "book" else ""
+    part = f"<br><small>Not covered: {html.escape(entry.part)}</small>" if entry.part else ""
+    css = "" if top.book.basis == "yes/no" else ' class="tcplab-num"'
+    status = judged.status
+    row = (
+        f'<tr data-status="{status}">'
+        f'<th scope="row">{html.escape(entry.ref)}{mark}<br>'
+        f'<small class="tcplab-source">{html.escape(what)}</small>{part}</th>'
+        f'<td{css} data-label="Paper">{paper}</td><td{css} data-label="Book">{book}</td>'
+        f'<td class="tcplab-check" data-label="Check">{check}</td>'
+        f'<td class="{_STATUS_CLASS[status]}" data-label="Status">{status}</td></tr>'
+    )
+    if not many:
+        return row
+    lines = []
+    for c in judged.checks:
+        p, b, words = _cells(c)
+        lines.append(
+            f"<li>{html.escape(c.claim)}: paper {p}, book {b}: "
+            f'<span class="{_STATUS_CLASS[c.status]}">{c.status}</span>. {words}</li>'
+        )
+    return row + (
+        '<tr class="tcplab-checks"><td colspan="5"><details>'
+        f"<summary>All {len(judged.checks)} checks of this item</summary>"
+        f"<ul>{''.join(lines)}</ul></details></td></tr>"
+    )
 
-    Values are printed to one digit finer than the row's tolerance; a yes/no statement
-    (:func:`yes_no`) prints as words; the caption says what a "no" means."""
+
+def claims_html(judged: Iterable, caption: str = CLAIMS_CAPTION) -> str:
+    """The paper-vs-book table as HTML: one row per item judged
+    (:func:`tcplab.ledger.verdicts.judge`), its checks folded below it when it has several.
+
+    Values are printed to one digit finer than the check's blur; a yes/no statement prints as
+    words; the Check column names the rule that decided the row."""
     head = "".join(
         f'<th scope="col">{h}</th>'
-        for h in ("What the paper says (where)", "Paper", "Book", "Check", "Agrees?")
+        for h in ("What the paper says (where)", "Paper", "Book", "Check", "Status")
     )
-    body = []
-    claims = list(claims)
-    for c in claims:
-        decimals = claim_decimals(c.tolerance)
-        if is_yes_no(c):
-            paper, book = ("yes" if c.paper else "no"), ("yes" if c.book else "no")
-            css = ""
-        else:
-            paper = _value(c.paper, decimals, shortest=True)
-            book = _value(c.book, decimals, shortest=False)
-            css = ' class="tcplab-num"'
-        verdict = (
-            '<td class="tcplab-ok" data-label="Agrees?">yes</td>'
-            if c.within
-            else '<td class="tcplab-off" data-label="Agrees?">no</td>'
-        )
-        body.append(
-            "<tr>"
-            f'<th scope="row">{html.escape(c.claim)}<br>'
-            f'<small class="tcplab-source">{html.escape(c.source)}</small></th>'
-            f'<td{css} data-label="Paper">{paper}</td><td{css} data-label="Book">{book}</td>'
-            f'<td class="tcplab-check" data-label="Check">{html.escape(_check(c, decimals))}</td>'
-            f"{verdict}</tr>"
-        )
+    judged = [j for j in judged if j.checks]
+    body = "".join(_row(j) for j in judged)
     table = (
         '<table class="tcplab-claims tcplab-table table">'
         f"<caption>{html.escape(caption)}</caption>"
-        f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
     )
     ledger = (
         '<p class="tcplab-ledger-link">Every item of the paper, with its status, including '
         f'those this table does not hold: <a href="{LEDGER_PAGE}">What this book '
         "reproduces</a>.</p>"
     )
-    # a page with several of these tells their regions apart by their first claim (axe:
+    # a page with several of these tells their regions apart by their first item (axe:
     # landmark-unique; the reader's report found three regions named "Paper vs. book")
-    name = f"Paper vs. book: {claims[0].claim}" if claims else "Paper vs. book"
+    name = f"Paper vs. book: {judged[0].entry.ref}" if judged else "Paper vs. book"
     return tables._scroll_box(table, name) + ledger
 
 
@@ -228,3 +213,13 @@ def glue_numbers(numbers: Mapping[str, object]) -> None:
 
     for name, value in numbers.items():
         glue(name, value, display=False)
+
+
+def keyed(found: Sequence[tuple[str, Claim]]) -> dict[str, Claim]:
+    """Claims under their keys, refusing a key given twice (a check is computed once)."""
+    out: dict[str, Claim] = {}
+    for key, claim in found:
+        if key in out:
+            raise ValueError(f"claim key {key!r} is computed twice")
+        out[key] = claim
+    return out

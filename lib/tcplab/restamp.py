@@ -21,6 +21,7 @@ only the full grid crosses (``if flows > 1000``) is not guarded: ARCHITECTURE.md
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import time
 import traceback
@@ -264,6 +265,13 @@ def _plan(table: Table, status: cache.Status) -> Outcome | None:
     return Outcome(table, status.state, status.why)
 
 
+def _recorded_wall(value: Any) -> float:
+    """A metadata's quick wall time as a number (unknown or not a number: first in line)."""
+    if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
+        return float(value)
+    return 1e9
+
+
 def restamp(
     *,
     workers: int | None = None,
@@ -288,7 +296,7 @@ def restamp(
         else:
             outcomes.append(planned)
             report(planned)
-    todo.sort(key=lambda pair: -float((pair[1].meta or {}).get("quick_wall_s", 1e9)))
+    todo.sort(key=lambda pair: -_recorded_wall((pair[1].meta or {}).get("quick_wall_s")))
 
     def decided(index: int, found: Canary | str) -> None:
         outcome = _decide(*todo[index], found)

@@ -1,8 +1,10 @@
 """``tcplab claims``: the ledger from the shell, one chapter, one paper or all.
 
-Lists every entry with its status, the paper's value and the book's (computed from the
-full-scale tables in data/), as text, JSON or CSV; ``--summary`` counts the entries per paper
-and status without computing anything.
+Lists every item with its status, computed now from the full-scale tables in data/ (the
+paper's value, the book's with its range, the rule), as text, JSON or CSV; ``--summary``
+counts, per paper, its items by status and the book's own claims apart. Where a computed
+status is not the one the book ships (lib/tcplab/ledger/shipped.toml), it says so on standard
+error and exits 1; ``--write-shipped`` records the computed statuses as the shipped ones.
 """
 
 from __future__ import annotations
@@ -13,8 +15,8 @@ import io
 import json
 import sys
 
-from . import CHAPTERS, FIELDS, PAPERS, STATUSES, computed_entries, entries, full_tables
-from . import summary as count
+from . import CHAPTERS, PAPERS, STATUSES, chapter_entries, shipped
+from .verdicts import FIELDS, Judged, evaluate, rows, summary
 
 __all__ = ["NAME", "HELP", "add_arguments", "run"]
 
@@ -24,79 +26,122 @@ HELP = "the reproduction ledger: every item of every paper and its status"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.description = (
-        "Every item of the papers the book reproduces (figures, tables, equations, statements), "
-        "with its status (reproduced, partly, differs, not attempted), the paper's value, the "
-        "book's (from the tables in data/) and the tolerance by the book's rule."
+        "Every item of the papers the book reproduces (figures, tables, equations, statements) "
+        "and the book's own claims, with the status computed now from the tables in data/ "
+        f"({', '.join(STATUSES)}), the paper's value, the book's and the rule that compares them."
     )
     parser.add_argument(
         "chapter", nargs="?", metavar="CHAPTER", help=f"one chapter: {', '.join(CHAPTERS)}"
     )
     parser.add_argument("--paper", metavar="NAME", help=f"one paper: {', '.join(PAPERS)}")
     form = parser.add_mutually_exclusive_group()
-    form.add_argument("--json", action="store_true", help="a JSON list of entries")
-    form.add_argument("--csv", action="store_true", help="CSV, one row per entry")
+    form.add_argument("--json", action="store_true", help="a JSON list of items")
+    form.add_argument("--csv", action="store_true", help="CSV, one row per item")
     parser.add_argument(
-        "--summary", action="store_true", help="per paper, the number of entries of each status"
+        "--summary",
+        action="store_true",
+        help="per paper, its items and the book's own claims, counted by status",
+    )
+    parser.add_argument(
+        "--write-shipped",
+        action="store_true",
+        help="record the computed statuses as the ones the book ships (on purpose only)",
     )
 
 
-def _choose(args: argparse.Namespace) -> tuple[str | None, str | None]:
+def _chapters(args: argparse.Namespace) -> tuple[str, ...]:
     if args.chapter is not None and args.chapter not in CHAPTERS:
         raise ValueError(f"chapter={args.chapter!r} must be one of: {', '.join(CHAPTERS)}")
     if args.paper is not None and args.paper not in PAPERS:
         raise ValueError(f"--paper={args.paper!r} must be one of: {', '.join(PAPERS)}")
-    return args.chapter, args.paper
+    chosen: tuple[str, ...] = CHAPTERS if args.chapter is None else (args.chapter,)
+    if args.paper is not None:
+        chosen = tuple(c for c in chosen if chapter_entries(c)[0].paper == args.paper)
+        if not chosen:
+            paper = chapter_entries(args.chapter)[0].paper
+            raise ValueError(
+                f"chapter {args.chapter!r} reproduces --paper={paper!r}, not {args.paper!r}: "
+                "give the chapter or the paper"
+            )
+    return chosen
 
 
-def _summary(args: argparse.Namespace, chapter: str | None, paper: str | None) -> str:
-    if args.csv:
-        raise ValueError("--summary prints text or --json, not --csv")
-    if chapter is not None:
-        raise ValueError("--summary counts per paper: give --paper NAME, not a chapter")
-    counts = count(paper)
-    if args.json:
-        return json.dumps(counts, indent=1)
+def _summary_text(counts: dict[str, dict[str, dict[str, int]]]) -> str:
     width = max(len(s) for s in STATUSES)
     lines = []
-    for name, by_status in counts.items():
-        lines.append(f"{name}: {PAPERS[name]} ({sum(by_status.values())} items)")
-        lines += [f"  {status:>{width}}  {n}" for status, n in by_status.items()]
+    for paper, kinds in counts.items():
+        items, book = kinds["items"], kinds["book"]
+        lines.append(
+            f"{paper}: {PAPERS[paper]} ({items['total']} items of the paper, "
+            f"{book['total']} of the book's own)"
+        )
+        lines.append(f"  {'':>{width}}  {'items':>5}  {'book':>5}")
+        lines += [f"  {s:>{width}}  {items[s]:>5}  {book[s]:>5}" for s in STATUSES]
     return "\n".join(lines)
 
 
-def _text(rows: list[dict]) -> str:
+def _text(found: list[dict]) -> str:
     def value(x: float | None) -> str:
         return "-" if x is None else f"{x:.4g}"
 
     lines = []
-    for r in rows:
-        tolerance = "" if r["tolerance"] is None else f" ±{r['tolerance']:.2g}"
+    for r in found:
+        span = "" if r["low"] is None else f" [{value(r['low'])}, {value(r['high'])}]"
+        mark = " (book)" if r["origin"] == "book" else ""
+        checks = f" ({len(r['checks'])} checks)" if len(r["checks"]) > 1 else ""
+        if r["rule"] == "yes/no":
+            sides = f"holds: {'yes' if r['book_value'] else 'no'}"
+        elif r["book_value"] is None:
+            sides = "no check"
+        else:
+            sides = f"paper {value(r['paper_value'])}, book {value(r['book_value'])}{span}"
         lines.append(
             f"{r['chapter']:<13} {r['ref'][:28]:<28} {r['status']:<13} {r['kind']:<9} "
-            f"paper {value(r['paper_value'])}, book {value(r['book_value'])}{tolerance}: "
-            f"{r['claim']}"
+            f"{sides}{checks}: {r['words']}{mark}"
         )
     return "\n".join(lines)
 
 
+def _csv(found: list[dict]) -> str:
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=FIELDS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows({**r, "checks": len(r["checks"])} for r in found)
+    return out.getvalue()
+
+
 def run(args: argparse.Namespace) -> int:
-    chapter, paper = _choose(args)
-    if args.summary:
-        print(_summary(args, chapter, paper))
+    if args.write_shipped and (args.chapter or args.paper or args.summary or args.json or args.csv):
+        raise ValueError("--write-shipped records every chapter's statuses: give it alone")
+    if args.summary and args.csv:
+        raise ValueError("--summary prints text or --json, not --csv")
+    if args.summary and args.chapter is not None:
+        raise ValueError("--summary counts per paper: give --paper NAME, not a chapter")
+    chosen = _chapters(args)
+    judged: list[Judged] = [j for chapter in chosen for j in evaluate(chapter)]
+    if args.write_shipped:
+        shipped.write(judged)
+        print(f"{len(judged)} statuses written to {shipped.PATH.name} as the shipped ones")
         return 0
-    found = []
-    for name in CHAPTERS if chapter is None else (chapter,):
-        if entries(chapter=name, paper=paper):  # a chapter's entries are all of one paper
-            found += computed_entries(name, full_tables(name))
-    rows = [e.as_dict() for e in found]
-    if args.json:
-        print(json.dumps(rows, indent=1))
-    elif args.csv:
-        out = io.StringIO()
-        writer = csv.DictWriter(out, fieldnames=FIELDS, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
-        sys.stdout.write(out.getvalue())
+    if args.summary:
+        counts = summary(judged)
+        print(json.dumps(counts, indent=1) if args.json else _summary_text(counts))
     else:
-        print(_text(rows))
+        found = rows(judged)
+        if args.json:
+            print(json.dumps(found, indent=1))
+        elif args.csv:
+            sys.stdout.write(_csv(found))
+        else:
+            print(_text(found))
+    moved = shipped.changes(judged)
+    for line in moved:
+        print(f"tcplab claims: {line}", file=sys.stderr)
+    if moved:
+        print(
+            f"tcplab claims: {len(moved)} statuses are not the ones the book ships "
+            f"(lib/tcplab/ledger/{shipped.PATH.name}): a table or a claim changed",
+            file=sys.stderr,
+        )
+        return 1
     return 0

@@ -1,9 +1,11 @@
 """The page "What this book reproduces": every paper's ledger, counted and listed.
 
-Per paper, the counts by status, then every entry as a row a reader can filter by status and
-kind, offline (a few lines of script on the page: no server, nothing loaded), each linking to
-where its chapter shows it. Everything on the page is computed from the ledgers and the
-chapters' shipped tables when the book builds.
+Per paper, its items counted by status, and the book's own claims apart; then every item as a
+row a reader can filter by status, kind, paper and whose claim it is, offline (a few lines of
+script on the page: no server, nothing loaded), each linking to where its chapter shows it
+(and to its line on the chapter's reproduction record, once that page exists). Everything on
+the page is computed from the ledgers and the chapters' shipped tables when the book builds,
+by :func:`tcplab.ledger.verdicts.judge`.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ from collections.abc import Sequence
 
 from tcplab import tables
 
-from . import KINDS, PAPERS, STATUSES, Entry
+from . import KINDS, PAPERS, STATUSES
+from .verdicts import Judged
 
 __all__ = ["counts_html", "ledger_html", "FILTER_SCRIPT"]
 
@@ -25,6 +28,7 @@ FILTER_SCRIPT = """
   var status = box.querySelector("select[name=status]");
   var kind = box.querySelector("select[name=kind]");
   var paper = box.querySelector("select[name=paper]");
+  var origin = box.querySelector("select[name=origin]");
   var shown = box.querySelector(".tcplab-ledger-shown");
   function apply() {
     var rows = box.querySelectorAll("tbody tr");
@@ -32,13 +36,14 @@ FILTER_SCRIPT = """
     rows.forEach(function (row) {
       var keep = (!status.value || row.dataset.status === status.value) &&
                  (!kind.value || row.dataset.kind === kind.value) &&
-                 (!paper.value || row.dataset.paper === paper.value);
+                 (!paper.value || row.dataset.paper === paper.value) &&
+                 (!origin.value || row.dataset.origin === origin.value);
       row.hidden = !keep;
       if (keep) { n += 1; }
     });
-    shown.textContent = n + " of " + rows.length + " entries shown";
+    shown.textContent = n + " of " + rows.length + " items shown";
   }
-  [status, kind, paper].forEach(function (s) { s.addEventListener("change", apply); });
+  [status, kind, paper, origin].forEach(function (s) { s.addEventListener("change", apply); });
   apply();
 })();
 """
@@ -50,28 +55,42 @@ def _number(value: float | None) -> str:
     return tables.number(value, "4 sig")
 
 
-def counts_html(found: Sequence[Entry]) -> str:
-    """Per paper, how many entries have each status: a table, one row per paper."""
+_ORIGINS = (("paper", "The papers' items"), ("book", "The book's own claims"))
+
+
+def counts_html(found: Sequence[Judged]) -> str:
+    """Per paper, how many of its items have each status, and apart, how many of the book's
+    own claims: two tables, one row per paper."""
     head = "".join(f'<th scope="col">{s}</th>' for s in ("Paper", *STATUSES, "all"))
-    body = []
-    for paper, title in PAPERS.items():
-        mine = [e for e in found if e.paper == paper]
-        if not mine:
-            continue
-        cells = "".join(
-            f'<td class="tcplab-num">{sum(e.status == s for e in mine)}</td>' for s in STATUSES
+    boxes = []
+    for origin, title in _ORIGINS:
+        body = []
+        for paper, name in PAPERS.items():
+            mine = [j for j in found if j.entry.paper == paper and j.entry.origin == origin]
+            if not mine:
+                continue
+            cells = "".join(
+                f'<td class="tcplab-num">{sum(j.status == s for j in mine)}</td>' for s in STATUSES
+            )
+            body.append(
+                f'<tr data-paper="{paper}" data-origin="{origin}"><th scope="row">'
+                f'{html.escape(name)}</th>{cells}<td class="tcplab-num">{len(mine)}</td></tr>'
+            )
+        what = (
+            "How many items of each paper the book reproduces, in part or not, cannot yet tell "
+            "(undecided: more runs needed) or has not attempted"
+            if origin == "paper"
+            else "The book's own claims (what-if runs, results beyond the papers), by status: "
+            "never counted as a paper's items"
         )
-        body.append(
-            f'<tr data-paper="{paper}"><th scope="row">{html.escape(title)}</th>{cells}'
-            f'<td class="tcplab-num">{len(mine)}</td></tr>'
+        table = (
+            f'<table class="tcplab-table tcplab-ledger-counts table" data-origin="{origin}">'
+            f"<caption>{what} (computed from the ledgers and the shipped tables when the book "
+            f"was built).</caption><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody>"
+            "</table>"
         )
-    table = (
-        '<table class="tcplab-table tcplab-ledger-counts table">'
-        "<caption>How many items of each paper the book reproduces, in part or not, and how "
-        "many it has not attempted (computed from the ledgers when the book was built).</caption>"
-        f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
-    )
-    return tables._scroll_box(table, "Items per paper and status")
+        boxes.append(tables._scroll_box(table, title))
+    return "".join(boxes)
 
 
 def _select(name: str, label: str, options: Sequence[tuple[str, str]]) -> str:
@@ -84,61 +103,70 @@ def _select(name: str, label: str, options: Sequence[tuple[str, str]]) -> str:
     )
 
 
-def _values(e: Entry) -> str:
-    if e.paper_value is None and e.book_value is None:
+def _values(j: Judged) -> str:
+    top = j.deciding
+    if top is None:
         return tables.DASH
-    if e.tolerance == 0 and {e.paper_value, e.book_value} <= {0.0, 1.0}:  # a statement
-        paper, book = ("yes" if v else "no" for v in (e.paper_value, e.book_value))
-        return f"paper: {paper}<br>book: {book}"
-    lines = [f"paper {_number(e.paper_value)}", f"book {_number(e.book_value)}"]
-    if e.tolerance is not None:
-        lines.append(f"tolerance ±{tables.number(e.tolerance, '2 sig')}")
-    return "<br>".join(lines)
+    if top.book.basis == "yes/no":
+        said = "yes" if top.book.value else "no"
+        lines = [f"statement holds: {said}"]
+    else:
+        paper = tables.DASH if top.paper is None else _number(top.paper.value)
+        lines = [f"paper {paper}", f"book {_number(top.book.value)}"]
+        if top.book.basis not in ("exact", "one run"):
+            lines.append(f"range {_number(top.verdict.low)} to {_number(top.verdict.high)}")
+    lines.append(f"rule: {top.verdict.rule}")
+    if len(j.checks) > 1:
+        lines.append(f"({len(j.checks)} checks; this one decides)")
+    return "<br>".join(html.escape(line) for line in lines)
 
 
-def _row(e: Entry) -> str:
-    verdict = html.escape(e.status)
-    why = f"<br><small>{html.escape(e.reason)}</small>" if e.reason else ""
-    whatif = (
-        f"<br><small>What-if run: <code>data/{html.escape(e.whatif_table)}.csv</code></small>"
-        if e.whatif_table
-        else ""
-    )
-    where = (
-        f'<br><small>Shown in <a href="{html.escape(e.link)}">{html.escape(e.page)}</a></small>'
-        if e.shown_in
-        else ""
-    )
+def _row(j: Judged) -> str:
+    e = j.entry
+    verdict = html.escape(j.status)
+    small = [html.escape(e.reason)] if e.reason else []
+    if e.part:
+        small.append(f"Not covered: {html.escape(e.part)}")
+    if e.whatif_table:
+        small.append(f"What-if run: <code>data/{html.escape(e.whatif_table)}.csv</code>")
+    where = "Shown in" if e.shown_in else "Its chapter:"
+    small.append(f'{where} <a href="{html.escape(e.link)}">{html.escape(e.page)}</a>')
+    if e.record:
+        small.append(f'<a href="{html.escape(e.record)}">Its reproduction record</a>')
+    why = "".join(f"<br><small>{line}</small>" for line in small)
+    mark = " (the book's own)" if e.origin == "book" else ""
     return (
         f'<tr id="ledger-{e.chapter}-{html.escape(e.key)}" data-status="{verdict}" '
-        f'data-kind="{e.kind}" data-paper="{e.paper}">'
-        f'<th scope="row">{html.escape(e.ref)} <small class="tcplab-ledger-kind">({e.kind})'
-        f"</small><br><small>{html.escape(e.claim)}</small></th>"
-        f'<td class="tcplab-num">{_values(e)}</td>'
-        f'<td class="tcplab-ledger-status">{verdict}{why}{whatif}{where}</td></tr>'
+        f'data-kind="{e.kind}" data-paper="{e.paper}" data-origin="{e.origin}">'
+        f'<th scope="row">{html.escape(e.ref)}{mark} <small class="tcplab-ledger-kind">'
+        f"({e.kind})</small><br><small>{html.escape(e.words)}</small></th>"
+        f'<td class="tcplab-num">{_values(j)}</td>'
+        f'<td class="tcplab-ledger-status">{verdict}{why}</td></tr>'
     )
 
 
-def ledger_html(found: Sequence[Entry]) -> str:
-    """Every entry of ``found`` as one filterable table (by status, kind and paper)."""
-    papers = [(p, p) for p in PAPERS if any(e.paper == p for e in found)]
+def ledger_html(found: Sequence[Judged]) -> str:
+    """Every item of ``found`` as one filterable table (by status, kind, paper and whose)."""
+    papers = [(p, p) for p in PAPERS if any(j.entry.paper == p for j in found)]
     filters = (
         '<div class="tcplab-ledger-filters" role="group" aria-label="Filter the ledger">'
         + _select("status", "Status", [(s, s) for s in STATUSES])
         + _select("kind", "Kind", [(k, k) for k in KINDS])
         + _select("paper", "Paper", papers)
+        + _select("origin", "Whose", [("paper", "the paper's"), ("book", "the book's own")])
         + '<span class="tcplab-ledger-shown" role="status" aria-live="polite"></span></div>'
     )
     head = "".join(
         f'<th scope="col">{h}</th>'
-        for h in ("Item (the paper's name), kind and claim", "Paper and book", "Status")
+        for h in ("Item (the paper's name), kind and words", "Paper and book", "Status")
     )
-    body = "".join(_row(e) for e in found)
+    body = "".join(_row(j) for j in found)
     table = (
         '<table class="tcplab-table tcplab-ledger table">'
-        "<caption>The ledger: every item of every paper, the paper's value and the book's "
-        "where there is a number, the tolerance by the book's rule, the status, and where the "
-        "chapter shows it.</caption>"
+        "<caption>The ledger: every item of every paper and the book's own claims, the "
+        "paper's value and the book's where there is a number (for an item with several "
+        "checks, the one that sets its status), the rule that compares them, the status, and "
+        "where the chapter shows it.</caption>"
         f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
     )
     return (

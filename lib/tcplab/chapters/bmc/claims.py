@@ -7,8 +7,8 @@ checked with a tolerance from the number of loss events behind each number: the 
 between two loss events are close to geometric (coefficient of variation about 1), so a rate
 measured over ``n`` loss events has a relative standard error of about ``1/sqrt(n)``, and a
 ratio of two such rates ``sqrt(1/n1 + 1/n2)``; we claim three of those (a false alarm in about
-0.3% of runs if the rates are normal). Where the thesis's numbers cannot hold, the claim
-disagrees on purpose (:data:`EXPECTED_VERDICTS`) and the chapter says why.
+0.3% of runs if the rates are normal). The thesis's side of each item is in the chapter's
+ledger.toml (or, for a closed form, the value each check evaluates); the ledger judges them.
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
+from tcplab import ledger
 from tcplab import multipath as mp
-from tcplab.claims import Claim, rows, ruled, yes_no
+from tcplab.claims import Claim, holds, rows
 from tcplab.ledger import tolerance
-from tcplab.ledger.tolerance import Tolerance
 from tcplab.packet.weighted import ACCESS_DELAY_MS, DELAY_MS, PACKET_BYTES, RATE_MBPS
 from tcplab.theory import bmc
 
@@ -72,44 +72,6 @@ _WORKED_EXPECTED = [
     "worked_pooling_D = 1/3, 2/3_s1", "worked_pooling_D = 1/3, 2/3_s2",
     "worked_pooling_D = 1/3, 2/3_s3",
 ]  # fmt: skip
-#: the quick grid (N = 2 and 8 on a 10 Mb/s link) has no N of 32 or more, so the weights it
-#: has agree with D there: the verdicts above that fail on the whole grid come from N >= 32
-QUICK_VERDICTS = {
-    "fig518_2/3 + 1/3": True,
-    # ... and the bundles' mean over the quick grid's two mixes at N = 4 is near 1 (the drift
-    # at N >= 32 that puts the full grid's mean above 1 is not on it)
-    "conclusion_bundle": True,
-    # two runs of N = 4 on the quick 10 Mb/s link (bmc-mixes' and bmc-mix-seeds'): their
-    # interval (Student's t with one degree of freedom) holds both 1.25 and 1; the full
-    # scale's twenty runs exclude both, the chapter says so
-    "fig518_n4_two_thirds": True,
-    "fig518_n4_ideal": True,
-    # the quick grid's DropTail cell (bmc-red-seeds-more: N = 4 on 10 Mb/s, two runs) sits
-    # above D and D^2 both (at N = 4 DropTail moves the ratio towards 1, as bmc-law's
-    # equal-RTT runs show); the full scale's twenty runs at N = 2 are at D
-    "red_droptail_D1/2_N4": False,
-    "red_droptail_D1/2_N4_sync": False,
-    # ... and bmc-red's quick DropTail cell (its quick grid has every queue, so that the
-    # restamp canary takes each one's path): the same N = 4 on 10 Mb/s, one run
-    "red_droptail_D1/2_N4_events": False,
-    # 30 s runs of bmc-compare: the uncoupled subflows have not taken their share yet
-    "compare_uncoupled_above_tcp": False,
-    "fig518_1/6 + 2/9 + 5/18 + 1/3": True,
-    # 40 s cut into 8 measurements of 5 s cannot show the fall of the misordered share
-    "order_larger_j_1/2": False,
-}
-#: ... and of the thesis's weights and mixes only 1/2, 1/5, 2/3 + 1/3 and Fig. 5.16's; its
-#: explanations run D = 1/2 only at small N, and the order experiment weights 1/2, 1/2 only
-QUICK_ABSENT = (
-    "fig510_D3/4",
-    "fig510_D1/3",
-    "fig510_D1/4",
-    "fig518_4/5 + 1/5",
-    "fig518_1/10 + 3/10 + 3/10 + 3/10",
-    "explain_small_D1/5",
-    "order_larger_j_2/5",
-    *_WORKED_EXPECTED,
-)
 SIGMAS = 3.0  # how far a yes/no statement's effect must stand out, in standard errors
 EXACT = tolerance.EXACT  # closed forms and the fluid model (the ledger's floating-point floor)
 Z95 = 1.959963984540054  # the two-sided 95% point of the normal distribution
@@ -135,30 +97,6 @@ def ratio_tolerance(value: float, events_a: float, events_b: float) -> float:
     return Z95 * ratio_se(value, events_a, events_b)
 
 
-def ratio_rule(value: float, events_a: float, events_b: float) -> Tolerance:
-    """The ledger's rule for a closed form (eq. 3.2's weight, D) against a measured ratio:
-    the ratio's 95% interval from its loss events (:func:`ratio_tolerance`)."""
-    return tolerance.exact(half_width=ratio_tolerance(value, events_a, events_b))
-
-
-def printed_range(low: str, high: str, values: np.ndarray | None = None) -> Tolerance:
-    """A range the paper prints ("0.126 - 0.133 %") against the book's mean, in the printed
-    numbers' units (percentage points): the range's half-width plus the printed precision of
-    its ends (every value that rounds into the range
-    is the paper's), or the 95% interval of the book's ``values`` (Student's t) where that is
-    wider (the larger of the two blurs, as :func:`tcplab.ledger.tolerance.number`)."""
-    lo, hi = (float(x.strip().rstrip("%")) for x in (low, high))
-    # in the printed numbers' own units (percentage points for "0.133%", as the claims)
-    points = 100.0 if high.strip().endswith("%") else 1.0
-    theirs = (hi - lo) / 2.0 + points * tolerance.printed(high)
-    ours = tolerance.interval(values) if values is not None and len(values) > 1 else 0.0
-    if ours > theirs:
-        return Tolerance(ours, f"interval: 95% interval of {len(values)} values ±{ours:.3g} "  # type: ignore[arg-type]
-                         f"(wider than the printed range {low}-{high})")  # fmt: skip
-    return Tolerance(theirs, f"printed: the range {low}-{high}, half its width plus half a unit "
-                     "of its last digit")  # fmt: skip
-
-
 def first_rtt_s() -> float:
     """The first flow's propagation RTT in Fig. 5.1: 20 + 2 + 1/3 ms each way."""
     return 2.0 * (DELAY_MS + ACCESS_DELAY_MS + 1.0 / 3.0) / 1e3
@@ -179,28 +117,21 @@ def by_hand_loss_event_rate(weight: float, rate_mbps: float = RATE_MBPS) -> floa
 
 
 def _closed_forms() -> dict[str, Claim]:
-    src = "Sec. 3.1, eqs. (3.2), (3.6)"
     return {
-        "weight_aimd_half_4_5": ruled(
+        "weight_aimd_half_4_5": Claim(
             "AIMD(1/2, 4/5) gets half of TCP's throughput",
-            src,
-            0.5,
-            bmc.weight_of(0.5, 0.8),
-            tolerance.exact(),
+            tolerance.computed(bmc.weight_of(0.5, 0.8)),
+            paper=0.5,
         ),  # fmt: skip
-        "weight_aimd_3_4_8_13": ruled(
+        "weight_aimd_3_4_8_13": Claim(
             "AIMD(3/4, 8/13) gets 3/4 of TCP's throughput",
-            src,
-            0.75,
-            bmc.weight_of(0.75, 8 / 13),
-            tolerance.exact(),
+            tolerance.computed(bmc.weight_of(0.75, 8 / 13)),
+            paper=0.75,
         ),  # fmt: skip
-        "increase_for_2_3": ruled(
+        "increase_for_2_3": Claim(
             "weight 2/3 is AIMD(4/9, 1/2): the increase a",
-            src,
-            4 / 9,
-            bmc.increase_for(2 / 3),
-            tolerance.exact(),
+            tolerance.computed(bmc.increase_for(2 / 3)),
+            paper=4 / 9,
         ),  # fmt: skip
     }
 
@@ -216,12 +147,14 @@ def _response(table: pd.DataFrame) -> dict[str, Claim]:
         events = float(part["loss_events"].sum())
         tcp_events = float(tcp[tcp["p"].isin(part["p"])]["loss_events"].sum())
         name = f"AIMD({label(a)}, {label(b)}) over TCP, one flow under random loss"
-        out[f"response_{label(a)}_{label(b)}"] = ruled(
+        out[f"response_{label(a)}_{label(b)}"] = Claim(
             name,
-            "eq. (3.2)",
-            bmc.weight_of(a, b),
-            ratio,
-            ratio_rule(ratio, events, tcp_events),
+            tolerance.mean(
+                ratio,
+                ratio_tolerance(ratio, events, tcp_events),
+                "the loss events behind the ratio",
+            ),
+            paper=bmc.weight_of(a, b),
         )
     return out
 
@@ -232,11 +165,15 @@ def _competition(table: pd.DataFrame) -> dict[str, Claim]:
     for r in table.itertuples():
         events_a = float(r.aimd_loss_events) * float(r.flows)
         events_t = float(r.tcp_loss_events) * float(r.flows)
-        out[f"competition_{label(r.a)}_{label(r.b)}"] = ruled(
+        out[f"competition_{label(r.a)}_{label(r.b)}"] = Claim(
             f"{r.flows} AIMD({label(r.a)}, {label(r.b)}) vs {r.flows} TCP, ratio of means",
-            "eq. (3.2)", float(r.weight_eq32), float(r.steady_ratio),
-            ratio_rule(float(r.steady_ratio), events_a, events_t),
-        )  # fmt: skip
+            tolerance.mean(
+                float(r.steady_ratio),
+                ratio_tolerance(float(r.steady_ratio), events_a, events_t),
+                "the loss events behind the ratio",
+            ),
+            paper=float(r.weight_eq32),
+        )
     return out
 
 
@@ -249,30 +186,31 @@ def _weighted(table: pd.DataFrame) -> dict[str, Claim]:
         value = float(mine["ratio"].mean())
         aimd = part[part["kind"] == "aimd"]["loss_events"].sum()
         tcp = part[part["kind"] == "tcp"]["loss_events"].sum()
-        out[f"fig510_D{label(d)}"] = ruled(
+        out[f"fig510_D{label(d)}"] = Claim(
             f"Fig. 5.10, D = {label(d)}: AIMD/TCP, mean over N = "
             + ", ".join(str(n) for n in sorted(part["flows"].unique())),
-            "Sec. 5.1", float(d), value, ratio_rule(value, aimd, tcp),
-        )  # fmt: skip
+            tolerance.mean(
+                value, ratio_tolerance(value, aimd, tcp), "the loss events behind the ratio"
+            ),
+            paper=float(d),
+        )
     large = _large_n(table)
     if large is not None:
         out["fig510_large_n_above_d"] = large
     low, high = THESIS_LOSS_EVENT_N1
     worst = max(by_hand_loss_event_rate(d) for d in (*THESIS_WEIGHTS, 3 / 5))
-    out["loss_event_rate_n1"] = ruled(
+    out["loss_event_rate_n1"] = Claim(
         "Fig. 5.11, N = 1: loss-event rate (%) if the link is full, eq. (3.3), largest D",
-        "Sec. 5.1", 100 * (low + high) / 2, 100 * worst,
-        printed_range(*THESIS_LOSS_EVENT_TEXT[1]),
-    )  # fmt: skip
+        tolerance.computed(100 * worst),
+    )
     by_n = ratios(table, ["D", "flows"])
-    for n, (lo, hi) in THESIS_LOSS_EVENT.items():
+    for n in THESIS_LOSS_EVENT:
         single = 100 * by_n[by_n["flows"] == n]["drop_rate"].to_numpy()
         if len(single) > 1:  # the thesis's N = 1, 2, 4 are on the grid (full scale)
-            out[f"drop_rate_n{n}"] = ruled(
+            out[f"drop_rate_n{n}"] = Claim(
                 f"Fig. 5.11, N = {n}: our drops per packet over the whole run (%), mean over D",
-                "Sec. 5.1", 100 * (lo + hi) / 2, float(single.mean()),
-                printed_range(*THESIS_LOSS_EVENT_TEXT[n], values=single),
-            )  # fmt: skip
+                tolerance.runs(single, "weights D"),
+            )
     return out
 
 
@@ -285,11 +223,12 @@ def _large_n(table: pd.DataFrame) -> Claim | None:
         return None
     big = found[found["flows"] >= LARGE_N].groupby("D")["ratio"].mean()
     small = found[found["flows"] < LARGE_N].groupby("D")["ratio"].mean()
-    return yes_no(
+    return holds(
         f"Fig. 5.10: for every D, the ratio's mean over N >= {LARGE_N} is above its mean over "
         f"N < {LARGE_N}",
-        "Sec. 5.1", True, bool((big > small).all()),
-    )  # fmt: skip
+        bool((big > small).all()),
+        "the book's runs",
+    )
 
 
 def _explain_ratio(part: pd.DataFrame, case: str) -> tuple[float, float]:
@@ -317,14 +256,19 @@ def explain_table(table: pd.DataFrame) -> pd.DataFrame:
         events = float(part["aimd_loss_events"].mean())
         rows.append(
             {
-                "case": str(case), "D": float(d), "flows": int(n), "rate_mbps": float(rate),
-                "runs": len(part), "ratio": ratio, "ratio_se": se,
+                "case": str(case),
+                "D": float(d),
+                "flows": int(n),
+                "rate_mbps": float(rate),
+                "runs": len(part),
+                "ratio": ratio,
+                "ratio_se": se,
                 "aimd_timeouts": float(part["aimd_timeouts"].mean()),
                 "tcp_timeouts": float(part["tcp_timeouts"].mean()),
                 "aimd_timeout_share": float(part["aimd_timeouts"].mean()) / max(events, 1.0),
                 "aimd_window": float(part["aimd_window"].mean()),
             }
-        )  # fmt: skip
+        )
     return pd.DataFrame(rows)
 
 
@@ -343,21 +287,22 @@ def _explain(table: pd.DataFrame) -> dict[str, Claim]:
         values = part["ratio"].to_numpy(dtype=float)
         if len(values) < 2:
             continue
-        out[f"explain_small_D{label(d)}"] = ruled(
+        out[f"explain_small_D{label(d)}"] = Claim(
             f"Small N, D = {label(d)}: AIMD/TCP, mean over N = "
             + ", ".join(str(n) for n in sorted(part["flows"].unique()))
             + f" and {part['replica'].nunique()} seeds",
-            "Sec. 5.1", float(d), float(values.mean()), tolerance.exact(values=values),
-        )  # fmt: skip
+            tolerance.of_runs(float(values.mean()), values),
+            paper=float(d),
+        )
     long = found[found["case"] == "long"]
     for d, part in long.groupby("D", sort=False):
         se = math.sqrt(float((part["ratio_se"] ** 2).sum())) / len(part)
-        out[f"explain_long_D{label(d)}"] = ruled(
+        out[f"explain_long_D{label(d)}"] = Claim(
             f"Small N over long runs, D = {label(d)}: AIMD/TCP from the warm-up on, mean over "
             "N = " + ", ".join(str(n) for n in part["flows"]),
-            "Sec. 5.1", float(d), float(part["ratio"].mean()),
-            tolerance.exact(half_width=Z95 * se),
-        )  # fmt: skip
+            tolerance.mean(float(part["ratio"].mean()), Z95 * se, "the runs"),
+            paper=float(d),
+        )
     large = found[found["case"] == "large"]
     rates = sorted(large["rate_mbps"].unique())
     if len(rates) > 1:
@@ -366,17 +311,19 @@ def _explain(table: pd.DataFrame) -> dict[str, Claim]:
         fewer = bool((fast["aimd_timeout_share"] < slow["aimd_timeout_share"]).all())
         d = fast.index.get_level_values("D").to_numpy()
         not_above = bool((fast["ratio"] <= d + SIGMAS * fast["ratio_se"]).all())
-        out["explain_large_timeouts"] = yes_no(
+        out["explain_large_timeouts"] = holds(
             f"Large N at {rates[-1]:g} instead of {rates[0]:g} Mb/s: a smaller share of the "
             "weighted flows' loss events are time-outs",
-            "Sec. 5.1", True, fewer,
-        )  # fmt: skip
-        out["explain_large_not_above"] = yes_no(
+            fewer,
+            "the book's runs",
+        )
+        out["explain_large_not_above"] = holds(
             "... and the ratio is nowhere above D by more than three standard errors (N = "
             + ", ".join(str(n) for n in sorted(large["flows"].unique()))
             + "), as the time-out explanation predicts",
-            "Sec. 5.1", True, not_above,
-        )  # fmt: skip
+            not_above,
+            "the book's runs",
+        )
     return out
 
 
@@ -388,32 +335,39 @@ def _mixes(table: pd.DataFrame) -> dict[str, Claim]:
     for mix, part in found[found["weight"] == "all"].groupby("mix", sort=False):
         value = float(part["ratio"].mean())
         size = int(part["size"].iloc[0])
-        out[f"fig518_{mix}"] = ruled(
+        out[f"fig518_{mix}"] = Claim(
             f"Fig. 5.18, {mix}: weighted/TCP, mean over N = "
             + ", ".join(str(n) for n in part["flows"]),
-            "Sec. 5.2", 1.0 / size, value,
-            ratio_rule(value, part["events"].sum(), part["tcp_events"].sum()),
-        )  # fmt: skip
+            tolerance.mean(
+                value,
+                ratio_tolerance(value, part["events"].sum(), part["tcp_events"].sum()),
+                "the loss events behind the ratio",
+            ),
+            paper=1.0 / size,
+        )
     whole = found[found["weight"] == "all"]
     cells = (whole["ratio"] * whole["size"]).to_numpy(dtype=float)  # each bundle over one TCP
     if len(cells) > 1:
-        out["conclusion_bundle"] = ruled(
+        out["conclusion_bundle"] = Claim(
             "A bundle of one flow of each weight of a mix (weights summing to 1) over one TCP "
             f"flow, mean over every mix and N ({len(cells)} runs)",
-            "Ch. 7", 1.0, float(cells.mean()), tolerance.exact(values=cells),
-        )  # fmt: skip
+            tolerance.of_runs(float(cells.mean()), cells),
+            paper=1.0,
+        )
     top = whole[whole["flows"] == 64]
     if len(top):  # Sec. 5.2: "When the number of ... flows is 64, the difference of
         # throughput proportion between ideal one and actual one is approximately 20 %"
         excess = top["ratio"] / top["D"]
         spread = [ratio_tolerance(x, e, t) for x, e, t in
                   zip(excess, top["events"], top["tcp_events"], strict=True)]  # fmt: skip
-        out["fig518_n64_excess"] = ruled(
+        out["fig518_n64_excess"] = Claim(
             "Fig. 5.18, N = 64: weighted/TCP over the ideal, mean over the mixes",
-            "Sec. 5.2", 1.20, float(excess.mean()),
-            tolerance.number("approximately 20%",
-                             half_width=math.sqrt(sum(x * x for x in spread)) / len(spread)),
-        )  # fmt: skip
+            tolerance.mean(
+                float(excess.mean()),
+                math.sqrt(sum(x * x for x in spread)) / len(spread),
+                "the runs",
+            ),
+        )
     return out
 
 
@@ -424,7 +378,6 @@ def _fluid_examples() -> dict[str, Claim]:
     quarter = mp.allocate(shared, [0.25, 0.75], "bmc")
     pool = mp.pooling()
     uncoupled = mp.allocate(pool, None, "uncoupled")
-    src = "Sec. 3.2, Figs. 3.1-3.2"
     flows = shared.flows()
     bundle = sum(x for (s, _, _), x in zip(flows, half, strict=True) if s == "bmc")
     sub = [float(x) for (s, _, _), x in zip(flows, quarter, strict=True) if s == "bmc"]
@@ -433,19 +386,27 @@ def _fluid_examples() -> dict[str, Claim]:
         by_source[s] = by_source.get(s, 0.0) + float(x)
     bundle_name = "D = 1/2, 1/2: the bundle at the shared link (Mb/s)"
     out = {
-        "shared_half": ruled(bundle_name, src, 12.67, float(bundle), tolerance.number("12.67")),
-        "shared_quarter_1": ruled(
-            "D = 1/4, 3/4: subflow 1 (Mb/s)", src, 3.75, sub[0], tolerance.exact()
+        "shared_half": Claim(
+            bundle_name,
+            tolerance.computed(float(bundle)),
         ),
-        "shared_quarter_2": ruled(
-            "D = 1/4, 3/4: subflow 2 (Mb/s)", src, 11.25, sub[1], tolerance.exact()
+        "shared_quarter_1": Claim(
+            "D = 1/4, 3/4: subflow 1 (Mb/s)",
+            tolerance.computed(sub[0]),
+            paper=3.75,
+        ),
+        "shared_quarter_2": Claim(
+            "D = 1/4, 3/4: subflow 2 (Mb/s)",
+            tolerance.computed(sub[1]),
+            paper=11.25,
         ),
     }
     for source, paper in (("s1", 4.0), ("s2", 9.0), ("s3", 5.0)):
-        out[f"pooling_uncoupled_{source}"] = ruled(
-            f"Fig. 4.1, uncoupled subflows: {source} (Mb/s)", "Sec. 4.1", paper,
-            by_source[source], tolerance.exact(),
-        )  # fmt: skip
+        out[f"pooling_uncoupled_{source}"] = Claim(
+            f"Fig. 4.1, uncoupled subflows: {source} (Mb/s)",
+            tolerance.computed(by_source[source]),
+            paper=paper,
+        )
     return out
 
 
@@ -472,17 +433,14 @@ def _manager(table: pd.DataFrame, k: float) -> dict[str, Claim]:
     at = _sources(pool, np.array([d_star, 1.0 - d_star]))
     moved = [_sources(pool, np.array([d, 1.0 - d])) for d in (d_star - step, d_star + step)]
     return {
-        f"pooling_manager_{s}": ruled(
+        f"pooling_manager_{s}": Claim(
             f"Fig. 4.1, proportion manager (fluid, 2nd half): {s} (Mb/s)",
-            "Sec. 4.1",
-            6.0,
-            float(np.mean([p[s] for p in per_period])),
-            Tolerance(
+            tolerance.bounded(
+                float(np.mean([p[s] for p in per_period])),
                 max(abs(m[s] - at[s]) for m in moved),
-                "exact: the fluid manager against the fixed point, to the resolution of its "
-                "own motion (one step (D - D^2)K from 1/3)",
+                "the resolution of the fluid manager's own motion (one step (D - D²)K from 1/3)",
             ),
-        )  # fmt: skip
+        )
         for s in ("s1", "s2", "s3")
     }
 
@@ -512,21 +470,22 @@ def _order(table: pd.DataFrame) -> dict[str, Claim]:
         )
         if len(part) > 1:
             d1 = float(first["d1"])
-            out[f"order_larger_j_{label(d1)}"] = yes_no(
+            out[f"order_larger_j_{label(d1)}"] = holds(
                 f"The larger J, the more exact (weights {first['weights']}, fluid Twr "
                 f"{100 * float(first['fluid_twr_gap']):.0f}% apart): fewer misordered "
                 f"measurements at J = {last['j_s']:g} s than at {first['j_s']:g} s",
-                "Sec. 3.2", True,
                 float(last["misordered"]) + gap < float(first["misordered"]),
-            )  # fmt: skip
+                "the book's runs",
+            )
         holding = part[part["j_s"] >= part["epoch_s"]]
         if len(holding):
             enough.append(float(holding.iloc[0]["misordered"]) < 0.5)
     if enough:
-        out["order_one_epoch"] = yes_no(
+        out["order_one_epoch"] = holds(
             "J of one congestion epoch orders the two subflows right in most measurements",
-            "Sec. 3.2", True, all(enough),
-        )  # fmt: skip
+            all(enough),
+            "the book's runs",
+        )
     return out
 
 
@@ -551,32 +510,35 @@ def _jk(table: pd.DataFrame) -> dict[str, Claim]:
                                     low, high, NEAR))  # fmt: skip
         doubled.append(times[1] / times[0])
     worst = max(doubled, key=lambda r: abs(r - 2.0))
-    out["jk_double_j"] = ruled(
+    out["jk_double_j"] = Claim(
         "Doubling J doubles the convergence time (fluid, K = 1/2, ratio, worst scenario)",
-        "Sec. 3.2", 2.0, worst, tolerance.exact(),
-    )  # fmt: skip
-    out["jk_double_j_speed"] = ruled(
+        tolerance.computed(worst),
+        paper=2.0,
+    )
+    out["jk_double_j_speed"] = Claim(
         "... read as the thesis writes it, 'doubles the convergence speed': the speed's ratio "
         "(1 over the time's)",
-        "Sec. 3.2", 2.0, 1.0 / worst, tolerance.exact(),
-    )  # fmt: skip
+        tolerance.computed(1.0 / worst),
+        paper=2.0,
+    )
     fluid = table[table["model"] == "fluid"].sort_values("k")
     if fluid["k"].nunique() > 1:
         faster = all(
             bool((np.diff(part["reach_s"].to_numpy()) <= 0).all())
             for _, part in fluid.groupby("scenario")
         )
-        out["jk_larger_k_faster"] = yes_no(
-            "Larger K converges faster (fluid: periods to reach the fixed set never grow "
-            "with K)",
-            "Sec. 3.2", True, faster,
-        )  # fmt: skip
+        out["jk_larger_k_faster"] = holds(
+            "Larger K converges faster (fluid: periods to reach the fixed set never grow with K)",
+            faster,
+            "the book's runs",
+        )
         pool = fluid[fluid["scenario"] == "pooling"]
-        out["jk_larger_k_less_stable"] = yes_no(
+        out["jk_larger_k_less_stable"] = holds(
             "... and is less stable (fluid, Fig. 4.1: D1 swings more at the largest K than at "
             "the smallest)",
-            "Sec. 3.2", True, bool(pool["sd_d1"].iloc[-1] > pool["sd_d1"].iloc[0]),
-        )  # fmt: skip
+            bool(pool["sd_d1"].iloc[-1] > pool["sd_d1"].iloc[0]),
+            "the book's runs",
+        )
     return out
 
 
@@ -657,7 +619,7 @@ def chapter_numbers(
         "first_rtt_ms": 1e3 * first_rtt_s(),
         "thesis_n1_tcp_mbps": tcp_mbps_at(sum(THESIS_LOSS_EVENT_N1) / 2),
         "random_weight_half_4_5": bmc.random_loss_weight(0.5, 0.8),
-        **{f"thesis_{key}": float(c.book) for key, c in numbers_claims().items()},
+        **{f"thesis_{key}": float(c.value) for key, c in numbers_claims().items()},
         "thesis_k4_value": float(bmc.reduced_weight(0.5, 3.99)),
         **whatif_numbers(tables),
         **_fig511_numbers(fig510),
@@ -696,10 +658,16 @@ def _grid_numbers(tables: Mapping[str, pd.DataFrame]) -> dict[str, float | str]:
         for where, n in (("small", ns[0]), ("mid", middle), ("large", ns[-1])):
             out[f"fig510_{name}_{where}"] = float(fig510[(d, n)])
     found = _weighted(weighted_grid(tables))
+    statuses = ledger.check_statuses("bmc", found)
     missed = [label(d) for d in sorted(ds, reverse=True)
-              if not found[f"fig510_D{label(d)}"].within]  # fmt: skip
-    above = [d for d in missed if found[f"fig510_D{d}"].difference > 0]
-    below = [d for d in missed if found[f"fig510_D{d}"].difference < 0]
+              if statuses[f"fig510_D{label(d)}"] != "reproduced"]  # fmt: skip
+
+    def gap(d: str) -> float:
+        claim = found[f"fig510_D{d}"]
+        return claim.value - float(claim.paper or 0.0)
+
+    above = [d for d in missed if gap(d) > 0]
+    below = [d for d in missed if gap(d) < 0]
     out["fig510_missed"] = _words(missed) if missed else "none"
     out["fig510_missed_count"] = len(missed)
     out["fig510_missed_above"] = _words(above) if above else "none"
@@ -862,12 +830,12 @@ def _worked(table: pd.DataFrame) -> dict[str, Claim]:
         if len(runs) < 2:
             continue
         _, scenario, case, source = key.split("_", 3)
-        where = "Sec. 3.2" if scenario == "shared" else "Sec. 4.1"
-        out[key] = ruled(
+        out[key] = Claim(
             f"{'Figs. 3.1-3.2' if scenario == 'shared' else 'Fig. 4.1'}, {case}: {source}'s "
             f"share of the sources' total, packet model, {len(runs)} runs",
-            where, paper, float(runs.mean()), tolerance.exact(values=runs),
-        )  # fmt: skip
+            tolerance.of_runs(float(runs.mean()), runs),
+            paper=paper,
+        )
     return out
 
 
@@ -883,8 +851,13 @@ def examples_table(examples: pd.DataFrame) -> pd.DataFrame:
         .reset_index()
     )
     per_source.insert(
-        3, "thesis",
-        [THESIS_EXAMPLES.get((s, c, src), np.nan) for s, c, src in
-         zip(per_source["scenario"], per_source["case"], per_source["source"], strict=True)],
-    )  # fmt: skip
+        3,
+        "thesis",
+        [
+            THESIS_EXAMPLES.get((s, c, src), np.nan)
+            for s, c, src in zip(
+                per_source["scenario"], per_source["case"], per_source["source"], strict=True
+            )
+        ],
+    )
     return per_source.rename(columns={"fluid": "fluid (ours)", "packet": "packet (ours)"})

@@ -25,8 +25,9 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
+from tcplab import ledger
 from tcplab import multipath as mp
-from tcplab.claims import Claim, ruled, yes_no
+from tcplab.claims import Claim, holds
 from tcplab.ledger import tolerance
 
 from .experiments import label
@@ -54,10 +55,6 @@ WHATIF_TABLES = (
     "bmc-weighted-35", "bmc-wide", "bmc-pair", "bmc-law", "bmc-red-seeds", "bmc-compare-seeds",
     "bmc-red-seeds-more", "bmc-mix-seeds",
 )  # fmt: skip
-
-
-def _interval(values: np.ndarray) -> tolerance.Tolerance:
-    return tolerance.exact(values=values)
 
 
 # -- Fig. 3.2 with wider disjoint links, and LIA's goal --------------------------------------
@@ -102,27 +99,29 @@ def _wide(table: pd.DataFrame) -> dict[str, Claim]:
         fixed = part[part["case"] == "D = 1/4, 3/4"]
         if len(fixed) > 1:
             share = fixed["share"].to_numpy()
-            out[f"wide_share_{tag}"] = ruled(
+            out[f"wide_share_{tag}"] = Claim(
                 f"Fig. 3.2 at disjoint links of {s1:g} and {s2:g} Mb/s: the connection's share "
                 f"of what it and the TCP flow get ({len(share)} runs)",
-                "Sec. 3.2", 0.5, float(share.mean()), _interval(share),
-            )  # fmt: skip
+                tolerance.of_runs(float(share.mean()), share, "runs"),
+                paper=0.5,
+            )
             for i, d in ((1, 0.25), (2, 0.75)):
                 values = fixed[f"sub{i}_vs_tcp"].to_numpy()
-                out[f"wide_sub{i}_{tag}"] = ruled(
+                out[f"wide_sub{i}_{tag}"] = Claim(
                     f"... subflow {i} (weight {label(d)}) over the TCP flow",
-                    "Sec. 3.2", d, float(values.mean()), _interval(values),
-                )  # fmt: skip
+                    tolerance.of_runs(float(values.mean()), values, "runs"),
+                    paper=d,
+                )
         lia = part[part["case"] == "lia"]
         if len(lia) > 1:
             values = lia["bundle"].to_numpy()
             goal = best_path_mbps((float(s1), float(s2)))
-            out[f"lia_goal_{tag}"] = ruled(
+            out[f"lia_goal_{tag}"] = Claim(
                 f"MPTCP LIA at disjoint links of {s1:g} and {s2:g} Mb/s: the connection's Mb/s "
                 f"against RFC 6356's goal, one TCP flow on the best path ({goal:g} Mb/s)",
-                "RFC 6356, Sec. 2 (beyond the thesis)", goal, float(values.mean()),
-                _interval(values),
-            )  # fmt: skip
+                tolerance.of_runs(float(values.mean()), values, "runs"),
+                paper=goal,
+            )
     return out
 
 
@@ -153,18 +152,20 @@ def _pair(table: pd.DataFrame) -> dict[str, Claim]:
         values = part["ratio"].to_numpy()
         if len(values) < 2:
             continue
-        out[f"pair_{case}"] = ruled(
-            f"{PAIR_CASES[str(case)]}: weighted/TCP ({len(values)} runs)", "Sec. 4.1", 1 / 3,
-            float(values.mean()), _interval(values),
-        )  # fmt: skip
+        out[f"pair_{case}"] = Claim(
+            f"{PAIR_CASES[str(case)]}: weighted/TCP ({len(values)} runs)",
+            tolerance.of_runs(float(values.mean()), values, "runs"),
+            paper=1 / 3,
+        )
     pool = runs[runs["case"] == "pooling"]["ratio"].to_numpy()
     alone = runs[runs["case"] == "alone"]["ratio"].to_numpy()
     if len(pool) > 1 and len(alone) > 1:
         half = float(np.hypot(tolerance.interval(pool), tolerance.interval(alone)))
-        out["pair_same_excess"] = ruled(
+        out["pair_same_excess"] = Claim(
             "Fig. 4.1's excess is the pair's own: pooling minus alone (weighted/TCP)",
-            "Sec. 4.1", 0.0, float(pool.mean() - alone.mean()), tolerance.exact(half_width=half),
-        )  # fmt: skip
+            tolerance.mean(float(pool.mean() - alone.mean()), half, "the runs"),
+            paper=0.0,
+        )
     return out
 
 
@@ -224,16 +225,17 @@ def _law(table: pd.DataFrame) -> dict[str, Claim]:
         which = PREDICTION[str(q)]
         predicted = float(part[which].iloc[0])
         word = "D (equal loss per packet)" if which == "equal_loss" else "D^2 (synchronised)"
-        out[f"law_{q}_D{label(d)}_N{n}"] = ruled(
+        out[f"law_{q}_D{label(d)}_N{n}"] = Claim(
             f"Equal RTTs, {q}, D = {label(d)}, N = {n}: weighted/TCP against {word}",
-            "eq. (3.2)'s assumption (book)", predicted, float(values.mean()), _interval(values),
-        )  # fmt: skip
+            tolerance.of_runs(float(values.mean()), values, "runs"),
+            paper=predicted,
+        )
         if which == "synchronised":
-            out[f"law_{q}_D{label(d)}_N{n}_vs_D"] = ruled(
+            out[f"law_{q}_D{label(d)}_N{n}_vs_D"] = Claim(
                 "... the same runs against D (the thesis's weight law)",
-                "eq. (3.2)'s assumption (book)", float(d), float(values.mean()),
-                _interval(values),
-            )  # fmt: skip
+                tolerance.of_runs(float(values.mean()), values, "runs"),
+                paper=float(d),
+            )
     runs = rtt_runs(table)
     for q, part in runs.groupby("queue", sort=False) if len(runs) else ():
         values = part["twr_ratio"].to_numpy()
@@ -242,11 +244,12 @@ def _law(table: pd.DataFrame) -> dict[str, Claim]:
         r1, r2 = float(part["rtt1_ms"].iloc[0]), float(part["rtt2_ms"].iloc[0])
         sync = PREDICTION[str(q)] == "synchronised"
         predicted = r1 / r2 if sync else 1.0
-        out[f"rtt_{q}_twr"] = ruled(
+        out[f"rtt_{q}_twr"] = Claim(
             f"Subflows at {r1:.0f} and {r2:.0f} ms, {q}: Twr of the long one over the short "
             f"one's, eq. (3.7), against {'R1/R2 (synchronised)' if sync else '1 (equal loss)'}",
-            "Sec. 3.2, eq. (3.7) (book)", predicted, float(values.mean()), _interval(values),
-        )  # fmt: skip
+            tolerance.of_runs(float(values.mean()), values, "runs"),
+            paper=predicted,
+        )
     return out
 
 
@@ -271,24 +274,26 @@ def _red(one: pd.DataFrame, *more: pd.DataFrame | None) -> dict[str, Claim]:
         if len(values) < 2:
             continue
         sync = q == "droptail"
-        out[f"red_{q}_D{label(d)}_N{n}"] = ruled(
+        out[f"red_{q}_D{label(d)}_N{n}"] = Claim(
             f"Queue {q}, D = {label(d)}, N = {n}: weighted/TCP against D ({len(values)} seeds)",
-            "Sec. 5.1", float(d), float(values.mean()), _interval(values),
-        )  # fmt: skip
+            tolerance.of_runs(float(values.mean()), values, "runs"),
+            paper=float(d),
+        )
         if sync:
-            out[f"red_{q}_D{label(d)}_N{n}_sync"] = ruled(
+            out[f"red_{q}_D{label(d)}_N{n}_sync"] = Claim(
                 "... the same runs against D^2, the synchronised-drop prediction",
-                "eq. (3.2)'s assumption (book)", float(d) ** 2, float(values.mean()),
-                _interval(values),
-            )  # fmt: skip
+                tolerance.of_runs(float(values.mean()), values, "runs"),
+                paper=float(d) ** 2,
+            )
             # D^2's premise: every flow loses at every congestion event, so a weighted flow
             # counts as many loss events as a TCP flow (with equal loss per packet: about D)
             events = (part["aimd_loss_events"] / part["tcp_loss_events"]).to_numpy()
-            out[f"red_{q}_D{label(d)}_N{n}_events"] = ruled(
+            out[f"red_{q}_D{label(d)}_N{n}_events"] = Claim(
                 "... their premise: loss events per weighted flow over per TCP flow, against "
                 "1 (every flow loses at every congestion event)",
-                "eq. (3.2)'s assumption (book)", 1.0, float(events.mean()), _interval(events),
-            )  # fmt: skip
+                tolerance.of_runs(float(events.mean()), events, "runs"),
+                paper=1.0,
+            )
     return out
 
 
@@ -309,20 +314,21 @@ def _compare(one: pd.DataFrame, more: pd.DataFrame) -> dict[str, Claim]:
         lia = by.loc["lia"]["bmc"].to_numpy()
         if len(lia) > 1:
             goal = best_path_mbps((4.0, 12.0))
-            out["lia_goal_compare"] = ruled(
+            out["lia_goal_compare"] = Claim(
                 f"MPTCP LIA in Figs. 3.1-3.2 (bmc-compare, {len(lia)} seeds): the connection's "
                 f"Mb/s against RFC 6356's goal, one TCP flow on the best path ({goal:g})",
-                "RFC 6356, Sec. 2 (beyond the thesis)", goal, float(lia.mean()),
-                _interval(lia),
-            )  # fmt: skip
+                tolerance.of_runs(float(lia.mean()), lia, "runs"),
+                paper=goal,
+            )
     if "uncoupled" in by.index.get_level_values(0):
         part = by.loc["uncoupled"]
         if len(part) > 1:
-            out["compare_uncoupled_above_tcp"] = yes_no(
+            out["compare_uncoupled_above_tcp"] = holds(
                 f"Uncoupled subflows take more than the TCP flow in Figs. 3.1-3.2 in every one "
                 f"of {len(part)} seeds",
-                "Sec. 1, Fig. 1.2", True, bool((part["bmc"] > part["tcp"]).all()),
-            )  # fmt: skip
+                bool((part["bmc"] > part["tcp"]).all()),
+                "the book's runs",
+            )
     return out
 
 
@@ -358,14 +364,15 @@ def _mix4(one: pd.DataFrame, more: pd.DataFrame) -> dict[str, Claim]:
     values = runs["excess"].to_numpy()
     mean = float(values.mean())
     return {
-        "fig518_n4_two_thirds": ruled(
-            f"Fig. 5.18, 2/3 + 1/3 at N = 4: weighted/TCP over the ideal ({len(values)} runs)",
-            "Sec. 5.2", 1.25, mean, tolerance.number("approximately 25%", values=values),
-        ),
-        "fig518_n4_ideal": ruled(
-            "... the same runs against the ideal 1 (no excess)",
-            "Sec. 5.2", 1.0, mean, _interval(values),
-        ),
+        "fig518_n4_two_thirds": Claim(
+f"Fig. 5.18, 2/3 + 1/3 at N = 4: weighted/TCP over the ideal ({len(values)} runs)",
+tolerance.of_runs(mean, values),
+),
+        "fig518_n4_ideal": Claim(
+"... the same runs against the ideal 1 (no excess)",
+tolerance.of_runs(mean, values, "runs"),
+paper=1.0,
+),
     }  # fmt: skip
 
 
@@ -408,7 +415,8 @@ def pair_verdict(rows: Mapping[str, Claim]) -> str:
     """In words, what ``bmc-pair``'s rows say about Fig. 4.1's excess."""
     if "pair_same_excess" not in rows:
         return "One seed per case at this scale: no verdict."
-    same = rows["pair_same_excess"].within
+    ok = {k: v == "reproduced" for k, v in ledger.check_statuses("bmc", rows).items()}
+    same = ok["pair_same_excess"]
     words = [
         "The pair alone shows the same excess as in the pooling scenario (the difference is "
         "within the 95% interval of the seeds): the excess is the pair's own, not the "
@@ -418,11 +426,10 @@ def pair_verdict(rows: Mapping[str, Claim]) -> str:
         "outside the 95% interval of the seeds): the multipath scenario adds to it."
     ]
     for case, name in (("long", "the long run"), ("many", "four pairs")):
-        row = rows.get(f"pair_{case}")
-        if row is not None:
+        if f"pair_{case}" in rows:
             words.append(
-                f"With {name} the ratio is {'at' if row.within else 'not at'} 1/3 within its "
-                "interval."
+                f"With {name} the ratio is {'at' if ok[f'pair_{case}'] else 'not at'} 1/3 "
+                "within its interval."
             )
     return " ".join(words)
 
@@ -430,16 +437,17 @@ def pair_verdict(rows: Mapping[str, Claim]) -> str:
 def law_verdict(rows: Mapping[str, Claim]) -> str:
     """In words, how many of ``bmc-law``'s rows agree with their queue's prediction."""
     parts = []
+    ok = {k: v == "reproduced" for k, v in ledger.check_statuses("bmc", rows).items()}
     for q, name in (("red", "RED"), ("random", "random loss"), ("droptail", "DropTail")):
-        mine = {k: c for k, c in rows.items() if k.startswith(f"law_{q}_")}
+        mine = {k: ok[k] for k in rows if k.startswith(f"law_{q}_")}
         main = [c for k, c in mine.items() if not k.endswith("_vs_D")]
         if not main:
             continue
         target = "D^2" if q == "droptail" else "D"
-        said = f"{name}: {sum(c.within for c in main)} of {len(main)} rows at {target}"
+        said = f"{name}: {sum(main)} of {len(main)} rows at {target}"
         versus = [c for k, c in mine.items() if k.endswith("_vs_D")]
         if versus:
-            said += f" ({sum(c.within for c in versus)} at D)"
+            said += f" ({sum(versus)} at D)"
         parts.append(said)
     return "; ".join(parts) if parts else "not claimed at this scale (one seed per row)"
 

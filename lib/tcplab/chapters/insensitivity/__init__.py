@@ -44,4 +44,17 @@ EXPERIMENTS = (
         "HeterogeneousParams",
         "Beyond the paper: connections with unequal beta or eta under four ONE policies",
     ),
+    Experiment(
+        "insensitivity-policies",
+        "tcplab.chapters.insensitivity.longruns:policy_runs",
+        "PoliciesParams",
+        "Four identical connections, four ONE policies, five common eta: long runs, with the "
+        "identity's bound",
+    ),
+    Experiment(
+        "insensitivity-gain",
+        "tcplab.chapters.insensitivity.longruns:gain_runs",
+        "GainParams",
+        "ONE against ALL at N = 1000, ONE run long: the gain's limit 2/(1 + beta)",
+    ),
 )

@@ -1,38 +1,38 @@
 """The insensitivity chapter's paper-vs-book claims and the numbers its prose quotes.
 
-The paper's values are quoted here once, each with the section it comes from, beside the
-tolerance the book claims for it; :func:`keyed_claims` sets them against the tables the
-chapter's experiments produce. Tests check every claim with the same tolerance the chapter
-prints.
+The paper's side of every item (its values, words and their precision) is in the chapter's
+ledger.toml; :func:`chapter_claims` computes the book's side from the tables the chapter's
+experiments produce: the fluid model is exact, so a run's time average is held to the
+sample-path identity's bound on a finite run (:func:`tcplab.ledger.tolerance.identity_bound`)
+where the table carries it, and to the 95% interval of its replicas where a random policy's
+table does not.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from statistics import NormalDist
+from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
 
-from tcplab import claims
-from tcplab.claims import one_row, ruled, yes_no
+from tcplab import ledger
+from tcplab.claims import Claim, holds, one_row
 from tcplab.ledger import tolerance
+from tcplab.theory import altman
 
 from .experiments import GROUPS, ONE_POLICIES, gains
+from .longruns import PoliciesParams
 
 __all__ = [
     "TABLES",
-    "QUICK_VERDICTS",
     "FIG2_PAPER",
     "GAIN_PAPER",
     "policy_spread",
     "chapter_claims",
     "chapter_numbers",
-    "keyed_claims",
-    "paper_claims",
 ]
 
-#: the experiments the claims and the prose read, in the order of :func:`keyed_claims`
+#: the experiments the claims and the prose read (the first five in :func:`chapter_numbers`)
 TABLES = (
     "insensitivity-throughput",
     "insensitivity-example1",
@@ -40,32 +40,27 @@ TABLES = (
     "insensitivity-rtt",
     "insensitivity-heterogeneous",
     "insensitivity-paths",
+    "insensitivity-policies",
+    "insensitivity-gain",
 )
 
-# ---- the paper's numbers, quoted --------------------------------------------------------------
+# ---- the paper's values, from the ledger (for the charts and the prose) ---------------------
 
-#: Sec. I and II-B.1: "opening as few as 3 connections would already yield 90% link utilization"
-PAPER_N3 = 0.90
-#: Sec. I and II-B.1: "6 sockets, almost 95% link utilization"
-PAPER_N6 = 0.95
-#: Example 1 (Sec. II-B.2, Fig. 3): the aggregate is insensitive, on Theorem 1's line for N = 4,
-#: beta = 1/2: 1 - 1/13 = 12/13 ("dots aligned with the analytical prediction")
-PAPER_EXAMPLE1 = 12 / 13
-#: Sec. II-B.3, eq. (6): under ALL the throughput is (1 + beta)/2 c, 3/4 for TCP, for every N
-PAPER_ALL = 0.75
-#: Sec. II-B.3: the gain of ONE over ALL tends to 2/(1 + beta): "this amounts to 4/3"
-PAPER_GAIN_LIMIT = 4 / 3
-#: Sec. II-B.4: MultTCP emulating N TCP connections has mean throughput 1 - 1/(4N) (here N = 4)
+_AT = ledger.chapter_entries("insensitivity")
+#: Sec. I and II-B.1: "3 connections would already yield 90%", "6 sockets, almost 95%"
+PAPER_N3 = next(e for e in _AT if e.key == "fig2-readings").at["n3"][0]
+PAPER_N6 = next(e for e in _AT if e.key == "fig2-readings").at["n6"][0]
+#: Example 1 and Sec. II-B.5: Theorem 1's eq. (5) for N = 4, β = 1/2, 12/13
+PAPER_EXAMPLE1 = PAPER_RTT = float(altman.parallel_throughput(4, 0.5))
+#: Sec. II-B.3, eq. (6): (1 + β)/2 c, 3/4 for TCP, for every N
+PAPER_ALL = ledger.paper_value("insensitivity", "all")
+#: Sec. II-B.3: the gain of ONE over ALL tends to 2/(1 + β): "this amounts to 4/3"
+PAPER_GAIN_LIMIT = 2 / (1 + 0.5)
+#: Sec. II-B.4: MultTCP emulating N TCP connections, 1 - 1/(4N), shown at N = 4
 PAPER_MULTTCP_N = 4
 PAPER_MULTTCP = 1 - 1 / (4 * PAPER_MULTTCP_N)
-#: Sec. II-B.4: "the mean throughput of a MultTCP connection is less than 1.025 of the mean
-#: aggregate throughput of N TCP-like connections under a loss policy in ONE"
-PAPER_MULTTCP_RATIO = 1.025
-#: Sec. II-B.2 and Theorem 1: the mean aggregate is the same whichever connection is signalled,
-#: i.e. the spread of the aggregate across loss policies is zero
-PAPER_POLICY_SPREAD = 0.0
-#: Sec. II-B.5: "(5) does not depend on eta_1": for N = 4, beta = 1/2, 12/13 for every eta
-PAPER_RTT = 12 / 13
+#: Sec. II-B.4: "less than 1.025 of the mean aggregate throughput of N TCP-like connections"
+PAPER_MULTTCP_RATIO = next(e for e in _AT if e.key == "multtcp").at["multtcp-ratio"][0]
 #: Fig. 2's points the paper states in words, (N, value, quote), beta = 1/2, for the chart
 FIG2_PAPER = (
     (3, PAPER_N3, "β = 1/2, N = 3: '90% link utilization'"),
@@ -73,41 +68,8 @@ FIG2_PAPER = (
 )
 #: the limit of the gain of ONE over ALL, (value, quote), for the chart
 GAIN_PAPER = (PAPER_GAIN_LIMIT, "β = 1/2: the gain tends to 4/3 as N grows")
-
-# ---- tolerances, by the book's rules (tcplab.ledger.tolerance) --------------------------------
-
-#: the paper's whole percentages as printed: "90%" is [89.5%, 90.5%), "almost 95%" a full point
-PRINTED_N3 = "90%"
-PRINTED_N6 = "almost 95%"
-#: the grey band of the RTT chart: 0.2% of 12/13 (a display band only, not a claim's tolerance)
+#: the grey band of the RTT chart: 0.2% of 12/13 (a display band only, not a check's range)
 TOL_EXAMPLE1 = 2e-3 * 12 / 13
-
-
-#: at quick scale (short runs), the verdicts that differ from the full-scale ledger's: the
-#: finite-run bias of the beatdown mean (see the ledger's spread-identical) is then smaller
-#: than the wider interval of the short runs, and the farthest RTT point's bias (same boundary
-#: term) is larger than its interval
-QUICK_VERDICTS = {"spread-identical": True, "rtt": False}
-
-
-def identity_bound(bound: float) -> tolerance.Tolerance:
-    """Theorem 1 against the exact fluid model: a finite run's time average is off by at most
-    the sample-path identity's boundary term ``bound`` (chapter, "Why the policy does not
-    matter"), a worst-case bound, so every run is within it (not 95% of them)."""
-    return tolerance.Tolerance(
-        max(float(bound), tolerance.EXACT),
-        f"exact: closed form against the exact fluid model; a finite run is off by at most "
-        f"the sample-path identity's boundary term ±{bound:.2g}",
-    )
-
-
-def grid_interval(half_widths: Sequence[float] | np.ndarray, points: int) -> float:
-    """The 95% half-width for the farthest of ``points`` simulated points from a closed
-    form: each point's 95% half-width (``half_widths``), the largest, widened from 1.96 to
-    the normal quantile of 1 - 2.5%/points (Bonferroni), so that the farthest point of a grid
-    that agrees raises a false alarm one time in twenty, not ``points`` times more often."""
-    widen = NormalDist().inv_cdf(1 - 0.025 / max(points, 1)) / NormalDist().inv_cdf(0.975)
-    return float(np.max(np.asarray(half_widths, dtype=float))) * widen
 
 
 def policy_spread(table: pd.DataFrame) -> pd.Series:
@@ -120,7 +82,7 @@ def policy_spread(table: pd.DataFrame) -> pd.Series:
 
 
 def chapter_numbers(tables: Mapping[str, pd.DataFrame], scale: str = "full") -> dict[str, float]:
-    """Every number the chapter's text quotes, computed from the five tables of :data:`TABLES`."""
+    """Every number the chapter's text quotes, computed from the tables of :data:`TABLES`."""
     throughput_table, example1_table, multtcp_table, rtt_table, heterogeneous_table = (
         tables[name] for name in TABLES[:5]
     )
@@ -178,28 +140,21 @@ def chapter_numbers(tables: Mapping[str, pd.DataFrame], scale: str = "full") -> 
         numbers[f"{key}_high"] = float(het.loc[case, "high"].iloc[0])
     if "identical_beatdown" in numbers:
         numbers["identical_beatdown_gap"] = PAPER_EXAMPLE1 - numbers["identical_beatdown"]
+    long_runs = tables["insensitivity-policies"]
+    at_one = long_runs[np.isclose(long_runs["eta"], 1.0)]
+    params = PoliciesParams() if scale == "full" else PoliciesParams.quick()
+    numbers["long_events"] = params.events
+    numbers["long_worst"] = float((at_one["simulated"] - at_one["formula"]).abs().max())
+    judged = ledger.judge("insensitivity", chapter_claims(tables))
+    numbers["items_differ"] = sum(j.status == "differs" for j in judged)
     return numbers
 
 
-# ---- paper vs. book ---------------------------------------------------------------------------
-# Every row is an entry of the chapter's ledger (ledger.toml), which declares its status; the
-# tolerances come from the rules of tcplab.ledger.tolerance, never chosen per row.
+# ---- paper vs. book: the book's side of every check --------------------------------------------
 
 
-def _farthest(values: pd.Series, target: float) -> float:
-    values = values.astype(float)
-    return float(values.iloc[int(np.argmax(np.abs(values.to_numpy() - target)))])
-
-
-def _farthest_row(table: pd.DataFrame, target: float) -> pd.Series:
-    return table.iloc[int(np.argmax(np.abs(table["simulated"].to_numpy(dtype=float) - target)))]
-
-
-def _spread_interval(table: pd.DataFrame) -> float:
-    """95% half-width of max - min of a case's policy means: the two extreme means' half-widths
-    added (a conservative bound on the half-width of their difference)."""
-    ordered = table.sort_values("simulated")
-    return float(ordered["ci"].iloc[0] + ordered["ci"].iloc[-1])
+def _bounded(row: pd.Series) -> tolerance.Estimate:
+    return tolerance.identity_bound(float(row["simulated"]), float(row["bound"]))
 
 
 def _signalled_once(paths: pd.DataFrame, beta: float = 0.5, eta: float = 1.0) -> tuple[bool, float]:
@@ -229,259 +184,229 @@ def _signalled_once(paths: pd.DataFrame, beta: float = 0.5, eta: float = 1.0) ->
     return bool(ok and worst <= 1e-5), worst
 
 
-def _fig4(example1_table: pd.DataFrame) -> bool:
-    """Class 1 above class 2 at sigma = 1/8, and equal to class 2 within the two 95%
-    half-widths at sigma = 1/2 (False where the grid lacks either sigma)."""
-    rows = example1_table.set_index(["sigma", "group"])
-    try:
-        eighth = (
-            rows.loc[(0.125, GROUPS[0]), "simulated"] > rows.loc[(0.125, GROUPS[1]), "simulated"]
-        )
-        one, two = rows.loc[(0.5, GROUPS[0])], rows.loc[(0.5, GROUPS[1])]
-    except KeyError:
-        return False
-    return bool(eighth) and bool(abs(one["simulated"] - two["simulated"]) <= one["ci"] + two["ci"])
-
-
-def keyed_claims(
-    throughput_table: pd.DataFrame,
-    example1_table: pd.DataFrame,
-    multtcp_table: pd.DataFrame,
-    rtt_table: pd.DataFrame,
-    heterogeneous_table: pd.DataFrame,
-    paths_table: pd.DataFrame | None = None,
-) -> dict[str, claims.Claim]:
-    """Every claim of the chapter under a short key (the ledger's keys, ledger.toml)."""
-    one = throughput_table[throughput_table["policy"] == "one"]
-    synced = throughput_table[throughput_table["policy"] == "all"]
+def _theorem1(one: pd.DataFrame) -> dict[str, Claim]:
+    """Theorem 1 and Fig. 2 on the rate-independent runs, each mean within its bound."""
     small = one[one["flows"] <= 20]
     ratio = (small["simulated"] - small["formula"]).abs() / small["bound"]
     worst = small.iloc[int(np.argmax(ratio.to_numpy()))]
-    tcp_all = synced[np.isclose(synced["beta"], 0.5)]
-    gain_table = gains(throughput_table)
-    largest = gain_table[np.isclose(gain_table["beta"], 0.5)]
-    largest = largest[largest["flows"] == largest["flows"].max()].iloc[0]
-    big_one = one_row(one, beta=0.5, flows=int(largest["flows"]))
-    aggregate = example1_table[example1_table["group"] == "aggregate"]
-    far1 = _farthest_row(aggregate, PAPER_EXAMPLE1)
-    far_rtt = _farthest_row(rtt_table, PAPER_RTT)
-    spread = policy_spread(heterogeneous_table)
-    cases = list(spread.index)
-    by_case = {case: part for case, part in heterogeneous_table.groupby("case", sort=False)}
-    spread_tol = {case: tolerance.exact(half_width=_spread_interval(part))
-                  for case, part in by_case.items()}  # fmt: skip
-    n_max = int(multtcp_table["flows"].max())
-    at_n = one_row(multtcp_table, flows=PAPER_MULTTCP_N)
-    increasing = all(
-        bool(part.sort_values("flows")["simulated"].diff().dropna().gt(0).all())
-        for _, part in one.groupby("beta")
-    )
-    merged = one.merge(synced, on=["beta", "flows"], suffixes=("_one", "_all"))
-    above = merged["simulated_one"] - merged["simulated_all"] >= -merged["bound_one"]
-    single = merged[merged["flows"] == 1]
-    equal_at_1 = bool(
-        ((single["simulated_one"] - single["simulated_all"]).abs() <= single["bound_one"]).all()
-    )
-    gains_above = bool((merged[merged["flows"] > 1]["simulated_one"]
-                        > merged[merged["flows"] > 1]["simulated_all"]).all())  # fmt: skip
-    classes = example1_table[example1_table["group"] != "aggregate"].sort_values("sigma")
-    class1 = classes[classes["group"] == GROUPS[0]]
-    class2 = classes[classes["group"] == GROUPS[1]]
-    moves = bool(
-        class1["simulated"].diff().dropna().lt(0).all()
-        and class2["simulated"].diff().dropna().gt(0).all()
-    )
-    multtcp_more = multtcp_table[multtcp_table["flows"] > 1]
-    matching_gap = (multtcp_table["matching_simulated"] - multtcp_table["one_formula"]).abs()
-    matching_ok = bool((matching_gap <= tolerance.EXACT).all()) and bool(
-        ((multtcp_table["matching_beta"] > 0) & (multtcp_table["matching_beta"] < 1)).all()
-    )
     out = {
-        "n3": ruled(
-            "Fig. 2: N = 3 connections, β = 1/2: mean aggregate rate / c",
-            "Sec. I and II-B.1: '3 connections would already yield 90% link utilization'",
-            PAPER_N3,
-            float(one_row(one, beta=0.5, flows=3)["simulated"]),
-            tolerance.number(PRINTED_N3),
-        ),
-        "n6": ruled(
-            "Fig. 2: N = 6 connections, β = 1/2: mean aggregate rate / c",
-            "Sec. I and II-B.1: '6 sockets, almost 95% link utilization'",
-            PAPER_N6,
-            float(one_row(one, beta=0.5, flows=6)["simulated"]),
-            tolerance.number(PRINTED_N6),
-        ),
-        "exact": ruled(
-            "Theorem 1 is exact: simulated − eq. (5) over N = 1…20 and "
-            f"β = {one['beta'].min():g}…{one['beta'].max():g}, the point nearest its bound "
-            f"(N = {int(worst['flows'])}, β = {worst['beta']:g})",
-            "Sec. II-A, Theorem 1: eq. (5) is the exact time-stationary mean",
-            0.0,
-            float(worst["simulated"] - worst["formula"]),
-            identity_bound(float(worst["bound"])),
-        ),
-        "monotone": yes_no(
-            "Fig. 2: the mean aggregate rate rises with N at every step, for every β of the grid",
-            "Sec. I and II-B.1: 'monotonically increases from (1 + β1)/2 c for N = 1 to 1'",
-            True,
-            increasing,
-        ),
-        "example1": ruled(
-            "Example 1 (Fig. 3): aggregate of 4 connections, farthest from 12/13 over "
-            f"σ = {aggregate['sigma'].min():g}…{aggregate['sigma'].max():g} "
-            f"(at σ = {far1['sigma']:g})",
-            "Sec. II-B.2, Example 1: the aggregate is insensitive to σ (Theorem 1: 12/13)",
-            PAPER_EXAMPLE1,
-            float(far1["simulated"]),
-            tolerance.exact(half_width=grid_interval(aggregate["ci"], len(aggregate))),
-        ),
-        "example1-classes": yes_no(
-            "Example 1 (Fig. 3): as σ grows, class 1's throughput falls and class 2's rises, "
-            "at every step of the grid",
-            "Sec. II-B.2: 'connections 1 and 2 (resp. 3 and 4) will receive equal throughput "
-            "that will decrease (resp. increase) with σ'",
-            True,
-            moves,
-        ),
-        "fig4": yes_no(
-            "Fig. 4: at σ = 1/8 the two connections signalled less often (class 1) hold more "
-            "of the link than the other two; at σ = 1/2 the classes are equal within their "
-            "intervals",
-            "Sec. II-B.2, Fig. 4: 'σ = 1/8 so that two connections are selected more often "
-            "than the other two'",
-            True,
-            _fig4(example1_table),
-        ),
-        "all": ruled(
-            "ALL (synchronised), β = 1/2: mean aggregate farthest from 3/4 over "
-            f"N = 1…{int(tcp_all['flows'].max())}",
-            "Sec. II-B.3, eq. (6): (1 + β)/2 for every N",
-            PAPER_ALL,
-            _farthest(tcp_all["simulated"], PAPER_ALL),
-            tolerance.exact(),
-        ),
-        "one-vs-all": yes_no(
-            "ONE is never below ALL, for every β and N of the grid, and equal only at N = 1 "
-            "(within the identity's bound)",
-            "Sec. II-B.3: 'IE(X_ONE(0)) ≥ IE(X_ALL(0)) with equality only if N = 1'",
-            True,
-            bool(above.all()) and equal_at_1 and gains_above,
-        ),
-        "gain": ruled(
-            f"Gain of ONE over ALL as N grows, β = 1/2 (simulated at N = "
-            f"{int(largest['flows'])}, where eqs. (5)/(6) give {float(largest['formula']):.5f})",
-            "Sec. II-B.3: the gain tends to 2/(1 + β): 'this amounts to 4/3'",
-            PAPER_GAIN_LIMIT,
-            float(largest["simulated"]),
-            identity_bound(float(big_one["bound"]) / PAPER_ALL),
-        ),
-        "multtcp": ruled(
-            f"MultTCP emulating N = {PAPER_MULTTCP_N} TCPs: mean rate / c",
-            "Sec. II-B.4: 'E(X_MultTCP)/c = 1 − 1/(4N)'",
-            PAPER_MULTTCP,
-            float(at_n["multtcp_simulated"]),
-            tolerance.exact(),
-        ),
-        "multtcp-beta": ruled(
-            f"MultTCP's decrease factor at N = {PAPER_MULTTCP_N}: as printed, 1 − N/2, against "
-            "the factor 1 − (1 − β)/N that gives the paper's 1 − 1/(4N)",
-            "Sec. II-B.4: 'multiplicative-decrease parameter 1 − N/2'",
-            1 - PAPER_MULTTCP_N / 2,
-            float(at_n["multtcp_beta"]),
-            tolerance.exact(),
-        ),
-        "multtcp-above": yes_no(
-            f"MultTCP above N TCP-like connections under ONE for N = 2…{n_max}, equal at N = 1",
-            "Sec. II-B.4: 'IE(X_MultTCP(0)) ≥ IE(X_ONE(0)), for all N ≥ 1, with equality "
-            "only if N = 1'",
-            True,
-            bool((multtcp_more["multtcp_simulated"] > multtcp_more["one_simulated"]).all())
-            and bool(abs(multtcp_table.iloc[0]["ratio_simulated"] - 1.0) <= tolerance.EXACT),
-        ),
-        "multtcp-ratio": yes_no(
-            f"MultTCP over N TCP-like connections under ONE: the largest ratio over "
-            f"N = 1…{n_max} is below 1.025 "
-            f"({float(multtcp_table['ratio_simulated'].max()):.5f} at N = "
-            f"{int(multtcp_table.loc[multtcp_table['ratio_simulated'].idxmax(), 'flows'])})",
-            "Sec. II-B.4: 'less than 1.025 of the mean aggregate throughput'",
-            True,
-            bool(multtcp_table["ratio_simulated"].max() < PAPER_MULTTCP_RATIO),
-        ),
-        "multtcp-no-beta": yes_no(
-            "Some decrease factor b_N in (0, 1), a function of N alone, makes one AIMD "
-            f"connection match eq. (5) for N = 1…{n_max}",
-            "Sec. II-B.4: 'redefining only β1 to a function of N provides no solution, except "
-            "for the trivial case N = 1'",
-            False,
-            matching_ok,
-        ),
-        "spread-identical": ruled(
-            f"Insensitivity, {cases[0]}: spread of the aggregate over four policies",
-            "Sec. I and II-B.2: 'no matter which connection is signaled ... the same'",
-            PAPER_POLICY_SPREAD,
-            float(spread.iloc[0]),
-            spread_tol[cases[0]],
-        ),
-        "rtt": ruled(
-            "Common η (RTT), N = 4, β = 1/2: aggregate farthest from 12/13 over "
-            f"η = {rtt_table['eta'].min():g}…{rtt_table['eta'].max():g} and four policies",
-            "Sec. II-B.5: '(5) does not depend on η1'",
-            PAPER_RTT,
-            float(far_rtt["simulated"]),
-            tolerance.exact(half_width=grid_interval(rtt_table["ci"], len(rtt_table))),
-        ),
-        "spread-beta": ruled(
-            f"Beyond the paper, {cases[1]}: spread of the aggregate over four policies",
-            "Theorem 1 assumes identical connections; insensitivity does not carry over",
-            PAPER_POLICY_SPREAD,
-            float(spread.iloc[1]),
-            spread_tol[cases[1]],
-        ),
-        "spread-rtt": ruled(
-            f"Beyond the paper, {cases[2]}: spread of the aggregate over four policies",
-            "Sec. II-B.5 read for different RTTs: insensitivity does not carry over",
-            PAPER_POLICY_SPREAD,
-            float(spread.iloc[2]),
-            spread_tol[cases[2]],
-        ),
-        "why-heterogeneous": yes_no(
-            "What-if: make the connections identical (the cause removed) and the spread over "
-            "policies falls below the noise of the unequal cases' spreads (their 95% "
-            "intervals); with unequal β or RTTs the spread is outside its interval",
-            "The book's explanation: the identity weights each signalled connection's ρ_i/η_i",
-            True,
-            bool(abs(spread.iloc[0]) < min(spread_tol[c].value for c in cases[1:3]))
-            and all(abs(spread[c]) > spread_tol[c].value for c in cases[1:3]),
-        ),
+        "theorem1": Claim(
+            "The point of the grid N = 1…20, "
+            f"β = {one['beta'].min():g}…{one['beta'].max():g} nearest its bound "
+            f"(N = {int(worst['flows'])}, β = {worst['beta']:g}): mean aggregate / c",
+            _bounded(worst),
+            paper=float(worst["formula"]),
+        )
     }
-    if paths_table is not None and len(paths_table):
-        holds, _ = _signalled_once(paths_table)
-        out["model"] = yes_no(
-            "Figs. 1 and 4: on the exact sample paths, rates rise at η between events, the "
-            "aggregate just before each event is c, and exactly one connection is cut to β "
-            "times its rate",
-            "Sec. I (ONE, Fig. 1) and Sec. II-A, eqs. (2)-(4)",
-            True,
-            holds,
+    for n in (3, 6):
+        row = one_row(one, beta=0.5, flows=n)
+        out[f"n{n}"] = Claim(f"Fig. 2: N = {n}, β = 1/2: mean aggregate / c", _bounded(row))
+    # the steps the runs can resolve: N = 1...20, where eq. (5) rises by more than the two
+    # runs' bounds (chosen from the formula and the bounds, not from the simulated values)
+    steps, unresolved = [], 0
+    for beta, part in small.groupby("beta"):
+        part = part.sort_values("flows")
+        for a, b in zip(part.iloc[:-1].itertuples(), part.iloc[1:].itertuples(), strict=True):
+            if b.formula - a.formula <= a.bound + b.bound:
+                unresolved += 1
+                continue
+            steps.append((b.simulated - a.simulated - (a.bound + b.bound), beta, a, b))
+    low, beta, a, b = min(steps, key=lambda step: step[0])
+    out["monotone"] = Claim(
+        f"Fig. 2, N = 1…20: of the {len(steps)} steps eq. (5) rises by more than the runs' "
+        f"bounds ({unresolved} smaller ones left out), the one nearest 0: β = {beta:g}, "
+        f"N = {a.flows} → {b.flows}, the rise of the mean aggregate",
+        tolerance.bounded(b.simulated - a.simulated, a.bound + b.bound, "the two identity bounds"),
+    )
+    return out
+
+
+def _example1(example1_table: pd.DataFrame) -> dict[str, Claim]:
+    """Example 1: the aggregate at each σ, each class's steps in σ, and Fig. 4's two σ."""
+    out = {}
+    aggregate = example1_table[example1_table["group"] == "aggregate"].sort_values("sigma")
+    for row in aggregate.itertuples():
+        out[f"example1-{row.sigma:g}"] = Claim(
+            f"Example 1, σ = {row.sigma:g}: aggregate of 4 connections / c",
+            tolerance.mean(row.simulated, row.ci, "the replicas"),
+            paper=PAPER_EXAMPLE1,
+        )
+    for number, group, sign in ((1, GROUPS[0], -1.0), (2, GROUPS[1], 1.0)):
+        part = example1_table[example1_table["group"] == group].sort_values("sigma")
+        for a, b in zip(part.iloc[:-1].itertuples(), part.iloc[1:].itertuples(), strict=True):
+            moved = "fall" if sign < 0 else "rise"
+            out[f"classes-{number}-{b.sigma:g}"] = Claim(
+                f"Class {number}'s {moved} from σ = {a.sigma:g} to {b.sigma:g}",
+                tolerance.mean(
+                    sign * (b.simulated - a.simulated),
+                    tolerance.difference(a.ci, b.ci),
+                    "the difference of two means",
+                ),
+            )
+    rows = example1_table.set_index(["sigma", "group"])
+    for sigma, key in ((0.125, "fig4-eighth"), (0.5, "fig4-half")):
+        if (sigma, GROUPS[0]) not in rows.index:
+            continue
+        one, two = rows.loc[(sigma, GROUPS[0])], rows.loc[(sigma, GROUPS[1])]
+        out[key] = Claim(
+            f"Fig. 4, σ = {sigma:g}: class 1 minus class 2 (throughput / c)",
+            tolerance.mean(
+                float(one["simulated"] - two["simulated"]),
+                tolerance.difference(float(one["ci"]), float(two["ci"])),
+                "the difference of two means",
+            ),
         )
     return out
 
 
-def paper_claims(
-    throughput_table: pd.DataFrame,
-    example1_table: pd.DataFrame,
-    multtcp_table: pd.DataFrame,
-    rtt_table: pd.DataFrame,
-    heterogeneous_table: pd.DataFrame,
-) -> list[claims.Claim]:
-    """The chapter's paper-vs-book table, in reading order."""
-    return list(
-        keyed_claims(
-            throughput_table, example1_table, multtcp_table, rtt_table, heterogeneous_table
-        ).values()
+def _synchronised(throughput_table: pd.DataFrame, gain_table: pd.DataFrame) -> dict[str, Claim]:
+    """Eq. (6), ONE against ALL, and the gain's limit."""
+    one = throughput_table[throughput_table["policy"] == "one"]
+    synced = throughput_table[throughput_table["policy"] == "all"]
+    tcp_all = synced[np.isclose(synced["beta"], 0.5)]
+    far = tcp_all.iloc[int(np.argmax(np.abs(tcp_all["simulated"].to_numpy() - PAPER_ALL)))]
+    merged = one[one["flows"] <= 20].merge(synced, on=["beta", "flows"], suffixes=("_one", "_all"))
+    gap = merged["simulated_one"] - merged["simulated_all"]
+    many = merged[merged["flows"] > 1]
+    low = (gap - merged["bound_one"])[merged["flows"] > 1]
+    near = many.loc[low.idxmin()]
+    single = merged[merged["flows"] == 1]
+    far1 = single.loc[(gap[merged["flows"] == 1] / single["bound_one"]).abs().idxmax()]
+    gain = gain_table.iloc[0]
+    return {
+        "all": Claim(
+            f"ALL, β = 1/2: the mean aggregate farthest from 3/4 over N = 1…"
+            f"{int(tcp_all['flows'].max())} (N = {int(far['flows'])})",
+            tolerance.computed(float(far["simulated"])),
+        ),
+        "one-above-all": Claim(
+            f"ONE minus ALL, N = 2…20, nearest 0 for its bound (N = {int(near['flows'])}, "
+            f"β = {near['beta']:g})",
+            tolerance.identity_bound(
+                float(near["simulated_one"] - near["simulated_all"]), float(near["bound_one"])
+            ),
+        ),
+        "one-equals-all": Claim(
+            f"ONE minus ALL at N = 1, farthest from 0 for its bound (β = {far1['beta']:g})",
+            tolerance.identity_bound(
+                float(far1["simulated_one"] - far1["simulated_all"]), float(far1["bound_one"])
+            ),
+        ),
+        "gain": Claim(
+            f"Gain of ONE over ALL at N = {int(gain['flows'])}, β = {gain['beta']:g} (eqs. "
+            f"(5)/(6) there: {float(gain['gain_formula']):.6f})",
+            tolerance.bounded(
+                float(gain["gain_simulated"]),
+                float(gain["gain_bound"]),
+                "the sample-path identity's bound on ONE, over ALL's exact mean",
+            ),
+            paper=PAPER_GAIN_LIMIT,
+        ),
+    }
+
+
+def _multtcp(multtcp_table: pd.DataFrame) -> dict[str, Claim]:
+    """MultTCP: its value, above N connections, below 1.025 of them, the printed factor, and
+    the paper's "no solution"."""
+    at_n = one_row(multtcp_table, flows=PAPER_MULTTCP_N)
+    n_max = int(multtcp_table["flows"].max())
+    more = multtcp_table[multtcp_table["flows"] > 1]
+    above = (more["multtcp_simulated"] - more["one_formula"]).min()
+    ratio = multtcp_table["multtcp_simulated"] / multtcp_table["one_formula"]
+    best = multtcp_table.loc[ratio.idxmax()]
+    matching_gap = (multtcp_table["matching_simulated"] - multtcp_table["one_formula"]).abs()
+    matching_ok = bool((matching_gap <= tolerance.EXACT).all()) and bool(
+        ((multtcp_table["matching_beta"] > 0) & (multtcp_table["matching_beta"] < 1)).all()
     )
+    return {
+        "multtcp": Claim(
+            f"MultTCP emulating N = {PAPER_MULTTCP_N} TCPs: mean rate / c",
+            tolerance.computed(float(at_n["multtcp_simulated"])),
+            paper=PAPER_MULTTCP,
+        ),
+        "multtcp-above": Claim(
+            f"MultTCP minus N TCP-like connections (eq. (5)), the least over N = 2…{n_max}",
+            tolerance.computed(float(above)),
+        ),
+        "multtcp-ratio": Claim(
+            f"MultTCP over N TCP-like connections (eq. (5)), the largest over N = 1…{n_max} "
+            f"(N = {int(best['flows'])})",
+            tolerance.computed(float(ratio.max())),
+        ),
+        "multtcp-beta": Claim(
+            f"MultTCP's decrease factor at N = {PAPER_MULTTCP_N} that gives 1 − 1/(4N), "
+            "1 − (1 − β)/N, against the printed 1 − N/2",
+            tolerance.computed(float(at_n["multtcp_beta"])),
+            paper=1 - PAPER_MULTTCP_N / 2,
+        ),
+        "multtcp-no-beta": holds(
+            "No decrease factor b_N in (0, 1), a function of N alone, makes one AIMD "
+            f"connection match eq. (5), for N = 1…{n_max}",
+            not matching_ok,
+            "the exact one-connection runs with b_N = 1 − 2/(1 + Nρ)",
+        ),
+    }
 
 
-def chapter_claims(tables: Mapping[str, pd.DataFrame]) -> dict[str, claims.Claim]:
-    """:func:`keyed_claims` of the tables of :data:`TABLES` (the uniform entry the tests use)."""
-    return keyed_claims(*(tables[name] for name in TABLES))
+def _policies(policy_table: pd.DataFrame) -> dict[str, Claim]:
+    """The four ONE policies at each common η, against eq. (5), within their bounds."""
+    out = {}
+    for row in policy_table.itertuples():
+        key = "insensitive" if np.isclose(row.eta, 1.0) else f"rtt-{row.eta:g}"
+        out[f"{key}-{row.policy}"] = Claim(
+            f"{row.policy}, N = {row.flows}, η = {row.eta:g}: mean aggregate / c",
+            tolerance.identity_bound(float(row.simulated), float(row.bound)),
+            paper=float(row.formula),
+        )
+    return out
+
+
+def _heterogeneous(heterogeneous_table: pd.DataFrame) -> dict[str, Claim]:
+    """Beyond the paper: the spread over the policies of unequal connections, and the what-if
+    that makes them identical."""
+    spread = policy_spread(heterogeneous_table)
+    cases = list(spread.index)
+    by_case = {case: part for case, part in heterogeneous_table.groupby("case", sort=False)}
+
+    def width(case: str) -> float:
+        ordered = by_case[case].sort_values("simulated")
+        return tolerance.difference(float(ordered["ci"].iloc[0]), float(ordered["ci"].iloc[-1]))
+
+    out = {
+        key: Claim(
+            f"{case}: spread of the mean aggregate over the four policies",
+            tolerance.mean(float(spread[case]), width(case), "the two extreme means"),
+        )
+        for key, case in (("spread-beta", cases[1]), ("spread-rtt", cases[2]))
+    }
+    out["why-heterogeneous"] = holds(
+        "What-if: identical connections (the cause removed) spread over the policies by less "
+        "than the 95% interval of either unequal case's spread, and each unequal case's "
+        "spread lies outside its interval",
+        bool(abs(spread.iloc[0]) < min(width(c) for c in cases[1:3]))
+        and all(abs(spread[c]) > width(c) for c in cases[1:3]),
+        "the 16-replica runs of data/insensitivity-heterogeneous.csv",
+    )
+    return out
+
+
+def chapter_claims(tables: Mapping[str, pd.DataFrame]) -> dict[str, Claim]:
+    """Every check of the chapter, keyed (the ledger's checks), from the tables of
+    :data:`TABLES` (the model row only where the sample paths are given)."""
+    throughput = tables["insensitivity-throughput"]
+    one = throughput[throughput["policy"] == "one"]
+    out = _theorem1(one)
+    out |= _example1(tables["insensitivity-example1"])
+    out |= _synchronised(throughput, tables["insensitivity-gain"])
+    out |= _multtcp(tables["insensitivity-multtcp"])
+    out |= _policies(tables["insensitivity-policies"])
+    out |= _heterogeneous(tables["insensitivity-heterogeneous"])
+    paths = tables.get("insensitivity-paths")
+    if paths is not None and len(paths):
+        out["model"] = holds(
+            "Figs. 1 and 4: rates rise at η between events, the aggregate just before each "
+            "event is c, and exactly one connection is cut to β times its rate",
+            _signalled_once(paths)[0],
+            "the exact sample paths of Fig. 4",
+        )
+    return out

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 import pandas as pd
 
-from tcplab.claims import Claim, ruled, yes_no
+from tcplab.claims import Claim, holds
 from tcplab.ledger import tolerance
 from tcplab.theory import altman
 
@@ -41,7 +41,6 @@ from .transfer import PACKET_BYTES, PATHS, packets_for
 
 __all__ = [
     "TABLES",
-    "QUICK_VERDICTS",
     "chapter_claims",
     "chapter_numbers",
     "saturation_numbers",
@@ -58,29 +57,6 @@ VARIANT_KEYS = {
 }
 SOURCE = "Lee et al. 2012"
 
-#: the quick grid's three repetitions at 50 flows: the shaped path's flows with a time-out run
-#: at about two thirds of the others' median (0.66 with seed 0), not below 0.6 as in the full
-#: data (0.43): too few repetitions to separate the clusters as clearly. The quick grid's
-#: shared path: its medians at 30 and 50 flows (0.56 and 0.54 of the link with seed 0) come from
-#: three repetitions each, and happen to be level
-#: the quick grid has 3 repetitions, not the paper's 100 ("method"); with 3 repetitions the sum
-#: of rates at 50 flows is not yet level with the one at 30, and the interval of 3 repetitions'
-#: medians (+-43 KB/s with seed 0) reaches 200 KB/s
-#: the quick lee-saturation has 10 and 30 flows only, between which the aggregate without
-#: cross traffic rises ("two causes" needs a fall). The quick lee-fair has 2 repetitions of
-#: 300 KB transfers: too short for a slow cluster at 50 flows ("slow flows lower the
-#: aggregate" needs one), and two repetitions' spread under reading A shrinks with the fair
-#: share where the full data's 20 do not ("unfairness at 50")
-QUICK_VERDICTS = {
-    "clusters": False,
-    "saturation": True,
-    "method": False,
-    "saturation (sum of rates)": False,
-    "around 200": True,
-    "two causes": False,
-    "slow flows lower the aggregate": False,
-    "unfairness at 50": True,
-}
 #: the paper's printed numbers: the (delta, zeta) minima at 40 and 50 flows (Sec. 4.1, 4.2)
 PAPER_MIN_AGGREGATE = {40: "19033.7", 50: "24022.0"}
 PAPER_MIN_PER_FLOW = {40: "475.8", 50: "480.4"}
@@ -102,27 +78,24 @@ def _definition_rows(table: pd.DataFrame) -> dict[str, Claim]:
                            (" (sum of rates)", DEFINITIONS["sum of rates"])):  # fmt: skip
         agg, _ = _medians(table, column)
         reading = "sum of the transfers' rates" if suffix else "bytes / last completion"
-        rows[f"after 10{suffix}"] = yes_no(
+        rows[f"after 10{suffix}"] = holds(
             f"shared path, aggregate = {reading}: saturated after about {low} flows "
             f"(median at {top} < 1.2 x at {low})",
-            f"{SOURCE}, Fig. 2 and Sec. 4.1, pairs (a,b), (a,g), (d,e)",
-            True,
             bool(agg["shared", top] < 1.2 * agg["shared", low]),
+            "the book's runs",
         )
-        rows[f"saturation{suffix}"] = yes_no(
+        rows[f"saturation{suffix}"] = holds(
             f"shared path, aggregate = {reading}: the aggregate saturates "
             f"(median at {top} flows < 1.2 x at 30)",
-            f"{SOURCE}, Fig. 2, pairs (a,b), (a,g), (d,e)",
-            True,
             bool(agg["shared", top] < 1.2 * agg["shared", 30]),
+            "the book's runs",
         )
         if 20 in agg["shared"].index:
-            rows[f"after 20{suffix}"] = yes_no(
+            rows[f"after 20{suffix}"] = holds(
                 f"shared path, aggregate = {reading}: saturated after 20 flows "
                 f"(median at {top} < 1.2 x at 20)",
-                f"{SOURCE}, Sec. 4.2, 'the saturation is occurred after 20 TCP flows'",
-                True,
                 bool(agg["shared", top] < 1.2 * agg["shared", 20]),
+                "the book's runs",
             )
     return rows
 
@@ -132,13 +105,10 @@ def _per_flow_mean_rows() -> dict[str, Claim]:
     aggregate over N (Sec. 4.2, 'these values corresponded with the minimum values of
     aggregate throughput')."""
     return {
-        f"mean is aggregate over N, {n}": ruled(
+        f"mean is aggregate over N, {n}": Claim(
             f"the paper's minimum per flow at {n} flows = its minimum aggregate / {n} "
             f"({PAPER_MIN_AGGREGATE[n]} / {n} KB/s)",
-            f"{SOURCE}, Secs. 4.1 and 4.2, (d,z) at {n} flows",
-            float(PAPER_MIN_PER_FLOW[n]),
-            float(PAPER_MIN_AGGREGATE[n]) / n,
-            tolerance.number(PAPER_MIN_PER_FLOW[n]),
+            tolerance.computed(float(PAPER_MIN_AGGREGATE[n]) / n),
         )
         for n in (40, 50)
     }
@@ -164,76 +134,65 @@ def chapter_claims(tables: Mapping[str, pd.DataFrame]) -> dict[str, Claim]:
     rep_medians = shared_top.groupby("repetition")["bytes_per_s"].median() / 1e3
     shaped = agg["shaped"]
     rows = {
-        "method": yes_no(
+        "method": holds(
             "the paper's method: 10-50 simultaneous 2 MB transfers, 100 repetitions per point, "
             "failed repetitions left out",
-            f"{SOURCE}, Fig. 1 and Secs. 3.3, 4.1",
-            True,
             bool(
                 tuple(sorted(table["flows"].unique())) == FLOWS
                 and table["repetition"].nunique() == REPETITIONS
                 and int(table["bytes"].max()) == NBYTES
             ),
+            "the book's runs",
         ),
         **_definition_rows(table),
         **_per_flow_mean_rows(),
-        "per flow falls": yes_no(
+        "per flow falls": holds(
             "shared path: the mean per flow falls as N grows (median at each N below the one "
             "before)",
-            f"{SOURCE}, Fig. 3 and Sec. 4.2, pairs (a,b), (a,g), (d,e)",
-            True,
             bool(all(pf["shared"].diff().dropna() < 0)),
+            "the book's runs",
         ),
-        "growth": yes_no(
+        "growth": holds(
             "window path: the aggregate grows up to 30 flows (median at 30 > 2.5 x at 10)",
-            f"{SOURCE}, Fig. 2, pair (d,z)",
-            True,
             bool(agg["window", 30] > 2.5 * agg["window", 10]),
+            "the book's runs",
         ),
-        "flat per flow": yes_no(
+        "flat per flow": holds(
             "window path: per-flow throughput flat up to 30 flows (median within 5%)",
-            f"{SOURCE}, Fig. 3, pair (d,z)",
-            True,
             bool(abs(pf["window", 30] / pf["window", 10] - 1.0) < 0.05),
+            "the book's runs",
         ),
-        "wide at 10": yes_no(
+        "wide at 10": holds(
             "shared path: the transfers' rates spread wider at 10 flows than at 50 "
             "(q90 / q10 of every transfer's rate)",
-            f"{SOURCE}, Fig. 4 and Sec. 4.3, pairs (a,b), (a,g), 10 against 50 flows",
-            True,
             bool(sp.loc[("shared", 10), "ratio"] > sp.loc[("shared", top), "ratio"]),
+            "the book's runs",
         ),
-        "around 200": ruled(
+        "around 200": Claim(
             f"shared path, {top} flows: the transfers' rates concentrate around 200 KB/s "
             "(median over repetitions of each repetition's median rate, KB/s)",
-            f"{SOURCE}, Fig. 4 and Sec. 4.3, 'nearly concentrated ... around 200 [KBps]'",
-            200.0,
-            float(rep_medians.mean()),
-            tolerance.number("around 200", values=rep_medians.to_numpy()),
+            tolerance.of_runs(float(rep_medians.mean()), rep_medians.to_numpy()),
         ),
-        "clusters": yes_no(
+        "clusters": holds(
             "shaped path, 50 flows: fast and slow clusters (slow = had a time-out, "
             "median < 0.6 x the others)",
-            f"{SOURCE}, Fig. 4, pair (d,z)",
-            True,
             bool(c50["median_with_timeout"] < 0.6 * c50["median_without"]),
+            "the book's runs",
         ),
-        "window bound": yes_no(
+        "window bound": holds(
             "model check, not a paper claim: the window path's median per-flow rate at 10 "
             f"flows lies between the hand count with slow start ({rounds} + 1 round trips: "
             f"{low_bound / 1e3:.0f} KB/s) and the window bound ({window} x "
             f"{PACKET_BYTES} B / {rtt * 1e3:.0f} ms = {bound / 1e3:.0f} KB/s)",
-            "model check: hand calculation (not in the paper)",
-            True,
             bool(low_bound <= pf["window", 10] <= bound),
+            "the book's runs",
         ),
     }
     if 40 in shaped.index:  # the quick grid has no 40
-        rows["too many flows"] = yes_no(
+        rows["too many flows"] = holds(
             "shaped path: more flows lower the aggregate (median at 40 flows below the one at 30)",
-            f"{SOURCE}, Sec. 1, 'total throughput of aggregated flows would be decreased'",
-            True,
             bool(shaped[40] < shaped[30]),
+            "the book's runs",
         )
     rows.update(_theorem_rows(tables["lee-saturation"]))
     rows.update(_whatif_rows(tables["lee-whatif"]))
@@ -273,14 +232,12 @@ def _a_few_row(table: pd.DataFrame) -> dict[str, Claim]:
     low, high = float(at10.quantile(0.1)), float(at10.quantile(0.9))
     share = float(((at_top >= low) & (at_top <= high)).mean())
     return {
-        "a few like 10": yes_no(
+        "a few like 10": holds(
             f"shared path: at {top} flows only a few transfers (some, and fewer than one in "
             "ten) have a rate like those at 10 flows (within the 10-flow transfers' 10-90% "
             "range)",
-            f"{SOURCE}, Sec. 4.3, at 50 flows 'only a few of TCP flows at node pair (a,g) are "
-            "similar to the results with 10 TCP flows'; (d,e) 'similar'",
-            True,
             bool(0.0 < share < 0.1),
+            "the book's runs",
         )
     }
 
@@ -301,16 +258,14 @@ def _two_causes_row(table: pd.DataFrame, variants: pd.DataFrame) -> dict[str, Cl
     best_before = medians.cummax().shift(1)
     number = bool((medians * MATERIAL < best_before).any())
     return {
-        "two causes": yes_no(
+        "two causes": holds(
             "what-if, shared path without its cross traffic: (1) the congestion: the "
             "aggregate's run-to-run fluctuation ((q90 - q10) / median, both readings) falls "
             "below a tenth of the one with it at every N; (2) the number of flows: with nothing "
             "left to vary between runs, some N gives an aggregate (reading A) a fifth or more "
             "below the one at fewer flows",
-            f"{SOURCE}, Sec. 4.3, two major causes of throughput fluctuation: network congestion "
-            "and lots of flows or the incorrect number of flows (lee-saturation)",
-            True,
             bool(congestion and number),
+            "the book's runs",
         )
     }
 
@@ -329,25 +284,21 @@ def _fair_rows(table: pd.DataFrame) -> dict[str, Claim]:
     for suffix, column, reading in READINGS:
         rel = relative_range(table, column)
         medians = aggregates(table).groupby(["path", "flows"])[column].median()
-        rows[f"unfairness at 50{suffix}"] = yes_no(
+        rows[f"unfairness at 50{suffix}"] = holds(
             f"what-if, shaped path: its flows unfair at {top} flows, fair at {low} (median "
             f"Jain index < {UNFAIR} and >= {FAIR}), and a per-flow fair share of the "
             f"bottleneck's buffer, which takes the unfairness away (>= {FAIR}), takes away at "
             f"least half of the aggregate's run-to-run fluctuation (reading {reading}; "
             "(q90 - q10) / median)",
-            f"{SOURCE}, Secs. 4.3 and 5, 'a major cause of fluctuation is the unfairness' at 50 "
-            "flows, hard to see at 10 (lee-fair)",
-            True,
             bool(unfair and removed and rel[fair, top] <= 0.5 * rel[fifo, top]),
+            "the book's runs",
         )
-        rows[f"slow flows lower the aggregate{suffix}"] = yes_no(
+        rows[f"slow flows lower the aggregate{suffix}"] = holds(
             f"what-if, shaped path at {top} flows: fast and slow clusters with the FIFO "
             "bottleneck, none with the per-flow fair share, and without the slow cluster the "
             f"median aggregate (reading {reading}) is a fifth or more higher",
-            f"{SOURCE}, Sec. 2, after Kamezawa et al.'s fast and slow groups, 'the slow flows "
-            "may be major causes of decreased aggregate throughput' (lee-fair)",
-            True,
             bool(split and medians[fair, top] >= MATERIAL * medians[fifo, top]),
+            "the book's runs",
         )
     return rows
 
@@ -364,13 +315,11 @@ def _theorem_rows(variants: pd.DataFrame) -> dict[str, Claim]:
     shares = shares / PATHS["shared"].capacity_bytes_per_s
     theorem = float(altman.parallel_throughput(float(top)))
     return {
-        "theorem 1 no cross": ruled(
+        "theorem 1 no cross": Claim(
             f"shared path without cross traffic, SACK, {top} flows: the aggregate (reading A) "
             "as a share of the bottleneck against Theorem 1, 1 - 1/(1 + 3N)",
-            "Altman et al. 2006, Theorem 1, cited in Lee et al. 2012, Secs. 1-2",
-            theorem,
-            float(shares.mean()),
-            tolerance.exact(values=shares),
+            tolerance.of_runs(float(shares.mean()), shares),
+            paper=theorem,
         )
     }
 
@@ -399,68 +348,58 @@ def _whatif_rows(table: pd.DataFrame) -> dict[str, Claim]:
     agg, _ = _medians(table)
     base, wide, bare = "shaped", "shaped, 400 Mb/s bottleneck", "shaped, no shapers"
     if _has(table, base, 50) and _has(table, wide, 50):
-        rows["overload makes the clusters"] = yes_no(
+        rows["overload makes the clusters"] = holds(
             "what-if, shaped path at 50 flows: clusters with the 200 Mb/s bottleneck that 50 x "
             "5 Mb/s overloads, none when a 400 Mb/s bottleneck takes the overload away",
-            f"{SOURCE}, Fig. 4, (d,z) at 50 flows; the book's explanation (lee-whatif)",
-            True,
             has_clusters(table, base, 50) and not has_clusters(table, wide, 50),
+            "the book's runs",
         )
     if _has(table, bare, 50):
-        rows["clusters without shapers"] = yes_no(
+        rows["clusters without shapers"] = holds(
             "what-if, shaped path at 50 flows with the per-connection shapers taken away: "
             "the clusters remain (the shapers are not their cause)",
-            f"{SOURCE}, Fig. 4, (d,z) at 50 flows; the book's explanation (lee-whatif)",
-            True,
             has_clusters(table, bare, 50),
+            "the book's runs",
         )
     if _has(table, base, 30, 40) and _has(table, wide, 30, 40):
-        rows["overload makes the fall"] = yes_no(
+        rows["overload makes the fall"] = holds(
             "what-if, shaped path: the aggregate falls from 30 to 40 flows with the 200 Mb/s "
             "bottleneck (40 x 5 Mb/s fill it), not with 400 Mb/s",
-            f"{SOURCE}, Sec. 1, too many flows decrease the total; the book's explanation "
-            "(lee-whatif)",
-            True,
             bool(agg[base, 40] < agg[base, 30] and agg[wide, 40] >= agg[wide, 30]),
+            "the book's runs",
         )
     sliver = "sliver shaper"
     if _has(table, sliver, 10, 50):
         low, top = agg[sliver, 10], agg[sliver, 50]
-        rows["a sliver shaper is flat"] = yes_no(
+        rows["a sliver shaper is flat"] = holds(
             "what-if, one 100 Mb/s shaper for all the transfers of a sliver (PlanetLab's "
             "way): the aggregate does not grow with N (median at 50 flows < 1.2 x at 10), "
             "unlike (d,z)'s",
-            f"{SOURCE}, Secs. 3.1 and 4.1, the slice shaper against (d,z)'s growth (lee-whatif)",
-            True,
             bool(top < 1.2 * low),
+            "the book's runs",
         )
     ss = slow_start(table).set_index(["path", "flows"])
     if ("shared", 10) in ss.index:
         top = int(ss.loc["shared"].index.max())
-        rows["2 MB reaches congestion avoidance"] = yes_no(
+        rows["2 MB reaches congestion avoidance"] = holds(
             "shared path: nine transfers in ten leave their initial slow start (a loss or a "
             f"full window) before they end, at 10 and at {top} flows",
-            f"{SOURCE}, Sec. 3.3, 2 MB 'is enough to reflect congestion window up to "
-            "congestion avoidance phase' (lee-whatif)",
-            True,
             bool(ss.loc[("shared", 10), "left"] >= 0.9 and ss.loc[("shared", top), "left"] >= 0.9),
+            "the book's runs",
         )
-        rows["mostly slow start"] = yes_no(
+        rows["mostly slow start"] = holds(
             "the chapter's former claim: 2 MB transfers on the shared path spend most of "
             f"their lives in slow start (median share > 1/2 at {top} flows)",
-            "model check: the book's own earlier statement, measured (lee-whatif)",
-            True,
             bool(ss.loc[("shared", top), "share"] > 0.5),
+            "the book's runs",
         )
     linux = "shared, Linux-like"
     if _has(table, linux, 10, 50):
-        rows["not the sender"] = yes_no(
+        rows["not the sender"] = holds(
             "what-if, the shared path with Linux-like senders (SACK, initial window 10, delayed "
             "ACKs): the aggregate still grows past 10 flows (median at 50 > 1.2 x at 10)",
-            f"{SOURCE}, Fig. 2, (a,b), (a,g), (d,e); the book's sender against Linux's "
-            "(lee-whatif)",
-            True,
             bool(agg[linux, 50] > 1.2 * agg[linux, 10]),
+            "the book's runs",
         )
     return rows
 
@@ -475,42 +414,37 @@ def _spread_rows(spread_table: pd.DataFrame, transfers: pd.DataFrame) -> dict[st
     flows = sorted(dz["flows"].unique())
     low, top = int(flows[0]), int(flows[-1])
     if 30 in flows:
-        rows["growth (d,z)"] = yes_no(
+        rows["growth (d,z)"] = holds(
             "(d,z) model: the aggregate grows up to 30 flows (median at 30 > 2.5 x at 10)",
-            f"{SOURCE}, Fig. 2, pair (d,z) (lee-spread)",
-            True,
             bool(agg[NAME, 30] > 2.5 * agg[NAME, low]),
+            "the book's runs",
         )
-        rows["flat per flow (d,z)"] = yes_no(
+        rows["flat per flow (d,z)"] = holds(
             "(d,z) model: the mean per flow flat up to 30 flows (median within 5%)",
-            f"{SOURCE}, Fig. 3, pair (d,z) (lee-spread)",
-            True,
             bool(abs(pf[NAME, 30] / pf[NAME, low] - 1.0) < 0.05),
+            "the book's runs",
         )
-    rows["clusters (d,z)"] = yes_no(
+    rows["clusters (d,z)"] = holds(
         f"(d,z) model, {top} flows: fast and slow clusters (a tenth or more had a time-out, "
         "their median < 0.6 x the others')",
-        f"{SOURCE}, Fig. 4, pair (d,z) (lee-spread)",
-        True,
         has_clusters(dz, NAME, top),
+        "the book's runs",
     )
     both = pd.concat([transfers[transfers["path"] == "shared"], dz], ignore_index=True)
     sp = spread(both).set_index(["path", "flows"])
-    rows["d-z stable at 10"] = yes_no(
+    rows["d-z stable at 10"] = holds(
         f"(d,z) model at {low} flows: a smaller gap among the flows than on the shared path "
         "(q90 / q10 of every transfer's rate)",
-        f"{SOURCE}, Fig. 4 and Sec. 4.3, (d,z) at 10 flows 'most results are stable'",
-        True,
         bool(sp.loc[(NAME, low), "ratio"] < sp.loc[("shared", low), "ratio"]),
+        "the book's runs",
     )
     q = quantiles(both, "aggregate_bytes_per_s").set_index(["path", "flows"])
     rel = (q["q90"] - q["q10"]) / q["q50"]
-    rows["range differs"] = yes_no(
+    rows["range differs"] = holds(
         f"(d,z) model: the aggregate's range (q10-q90 over the median) at {low} flows differs "
         "from the shared path's: narrower",
-        f"{SOURCE}, Sec. 4.1, (d,z) 'a range of aggregate throughput is also different'",
-        True,
         bool(rel[NAME, low] < rel["shared", low]),
+        "the book's runs",
     )
     qa = quantiles(dz, "aggregate_bytes_per_s").set_index("flows")
     qp = quantiles(dz, "mean_per_flow_bytes_per_s").set_index("flows")
@@ -524,12 +458,11 @@ def _spread_rows(spread_table: pd.DataFrame, transfers: pd.DataFrame) -> dict[st
             value = float(printed) * 1e3
             # the worst of the paper's ~100 runs: were its runs distributed as the model's,
             # it would lie below the model's 10% quantile but for a chance of 0.9^100 < 1e-4
-            rows[key] = yes_no(
+            rows[key] = holds(
                 f"(d,z) model, {n} flows: the paper's minimum {unit}, {printed} KB/s (the worst "
                 "of about 100 runs), lies within the book's range and below its 10% quantile",
-                f"{SOURCE}, Secs. 4.1-4.2, (d,z) at {n} flows",
-                True,
                 bool(qq.loc[n, "q0"] <= value <= qq.loc[n, "q10"]),
+                "the book's runs",
             )
     return rows
 

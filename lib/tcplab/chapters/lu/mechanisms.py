@@ -18,9 +18,8 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from tcplab.claims import Claim, ruled, yes_no
+from tcplab.claims import Claim, holds
 from tcplab.ledger import tolerance
-from tcplab.ledger.tolerance import Tolerance
 
 from . import analysis as an
 from .analysis import PARALLEL
@@ -144,87 +143,72 @@ def mechanism_claims(tables: Mapping[str, pd.DataFrame], table: pd.DataFrame) ->
     capacity = 12.5e6  # scenarios 2, 3, 6: 100 Mb/s
     if late is not None and len(late) and (late["scenario"] == 3).any():
         facts = late_facts(late, 3)
-        out["s3-hacker"] = yes_no(
+        out["s3-hacker"] = holds(
             f"Scenario 3 alone, measured from {facts['from']:.0f} to {facts['to']:.0f} s (after "
             "the one connection's window has climbed to the pipe): one connection moves at "
             "least 2/3 of the link, so the 100 s run's gain of 31 connections over one "
             "(3.4) is a start-up transient",
-            "Sec. III.B: the difference between scenarios 2 and 3 'can be explained using "
-            "Hacker's theory: parallel TCP recovers faster than single TCP when there is a "
-            "time out'",
-            True, facts["share"] >= 2.0 / 3.0,
-        )  # fmt: skip
-        out["c1-constant"] = yes_no(
+            facts["share"] >= 2.0 / 3.0,
+            "the book's runs",
+        )
+        out["c1-constant"] = holds(
             "Scenario 3, one connection after the transient: eq. 4's c1 lies in (0, 1], "
             "where the 100 s run's exceeds 1",
-            "Sec. IV.A: 'c1 is a constant in the range (0, 1] that we use to represent the "
-            "effects of TCP timeouts'",
-            True, 0.0 < facts["c1"] <= 1.0,
-        )  # fmt: skip
+            0.0 < facts["c1"] <= 1.0,
+            "the book's runs",
+        )
     window = window_facts(table)
     if window:
-        out["s5-s6-window"] = yes_no(
+        out["s5-s6-window"] = holds(
             "Scenarios 5 and 6 (a 60-packet TCP buffer): wherever every window fits the link, "
             "n connections move n windows per round trip (within 10%); and without cross "
             "traffic, the gain of 31 connections over one in scenario 6 is more than twice "
             "that of scenario 2, the same path with the buffer at least the "
             "bandwidth-delay product (the what-if)",
-            "Sec. III.B: parallel TCP gains 'by providing an effectively larger buffer size' "
-            "(scenario 5); 'Scenario 6 is similar'",
-            True,
             window["window_miss"] <= 0.1 and window["gain_capped"] > 2.0 * window["gain_free"],
-        )  # fmt: skip
+            "the book's runs",
+        )
     if variants is not None and len(variants):
         newreno = _variant(variants, 3, "NewReno")
         if len(newreno):
             one = float(newreno[newreno["flows"] == 1][PARALLEL].iloc[0])
-            out["s3-timeout"] = yes_no(
+            out["s3-timeout"] = holds(
                 "Scenario 3 alone, NewReno (no chain of halvings, no time-out after the "
                 "first slow start): one connection moves at least half the link over the "
                 "100 s run, i.e. the time-out is what holds it back",
-                "Sec. III.B: 'parallel TCP recovers faster than single TCP when there is a "
-                "time out. This effect is more important as the RTT increases'",
-                True, one >= 0.5 * capacity,
-            )  # fmt: skip
+                one >= 0.5 * capacity,
+                "the book's runs",
+            )
         red6 = _variant(variants, 6, "RED").set_index("flows").sort_index()
         if {2, 15} <= set(red6.index):
-            out["s6-lockout"] = yes_no(
+            out["s6-lockout"] = holds(
                 "Scenario 6, 10 cross flows, RED instead of DropTail: the cross traffic loses "
                 "packets and the parallel flows' throughput grows by more than half from 2 "
                 "to 15 flows (the DropTail lock-out at 2.0 MB/s goes away)",
-                "Book: at 10 cross flows the window-limited cross traffic never loses a "
-                "packet under DropTail and the parallel flows get only what its windows "
-                "leave (Fig. 8's scenario)",
-                True,
                 bool((red6["cross_loss_rate"] > 0).all())
                 and bool(red6.loc[15, PARALLEL] > 1.5 * red6.loc[2, PARALLEL]),
-            )  # fmt: skip
+                "the book's runs",
+            )
         for k in (2, 6):
             pairs = _paired(_variant(variants, k, "RED"), table, k, "RED")
             if len(pairs) >= 2:
                 logs = np.log(pairs["what_if"] / pairs["book"]).to_numpy()
-                out[f"red-s{k}"] = ruled(
+                out[f"red-s{k}"] = Claim(
                     f"Scenario {k}, 10 cross flows: mean over n of ln(parallel throughput "
                     "under RED / under DropTail); 0 when the queues perform alike",
-                    "Sec. III.A: 'DropTail and RED have similar performance in most our "
-                    "simulations. The exception is in Scenario 1'",
-                    0.0, float(logs.mean()), _interval(logs, "numbers of flows"),
-                )  # fmt: skip
+                    tolerance.of_runs(float(logs.mean()), logs, "numbers of flows"),
+                    paper=0.0,
+                )
         tahoe = _paired(variants, table, 1, "Tahoe")
         if len(tahoe) >= 2:
             logs = np.log(tahoe["what_if"] / tahoe["book"]).to_numpy()
-            out["tahoe"] = ruled(
+            out["tahoe"] = Claim(
                 "Scenario 1: mean over (cross, n) of ln(parallel throughput with Tahoe / with "
                 "Reno), same seeds; 0 when the results are alike",
-                "Sec. III.A, footnote 2: 'Comparable results were obtained using TCP Tahoe'",
-                0.0, float(logs.mean()), _interval(logs, "points"),
-            )  # fmt: skip
+                tolerance.of_runs(float(logs.mean()), logs, "points"),
+                paper=0.0,
+            )
     return out
-
-
-def _interval(values: np.ndarray, what: str) -> Tolerance:
-    width = tolerance.interval(values)
-    return Tolerance(width, f"interval: 95% interval of the mean over {len(values)} {what}")
 
 
 def mechanism_numbers(

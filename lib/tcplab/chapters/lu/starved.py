@@ -15,7 +15,7 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from tcplab.claims import Claim, yes_no
+from tcplab.claims import Claim, holds
 from tcplab.tables import Table, show
 
 from .phase import fair_share
@@ -77,18 +77,15 @@ def phase_claims(tables: Mapping[str, pd.DataFrame]) -> dict[str, Claim]:
     bands = phase_bands(phase)
     droptail, red = _outside(bands, "DropTail"), _outside(bands, "RED")
     return {
-        "s1-phase": yes_no(
+        "s1-phase": holds(
             "Scenario 1, same round trips, more than 10 cross flows: under DropTail, moving "
             "the parallel connections' access delay by less than half a bottleneck packet "
             "time (2.7 ms) puts their share outside [1/2, 2] times their fair share at some "
             "offset at more than half of the (cross, n) points; under RED (random drops, the "
             "what-if) at none",
-            "Book: the paper's DropTail starvation as a phase effect of a queue without "
-            "randomness (Floyd and Jacobson 1992); Sec. V.A: with RED every connection sees "
-            "the same loss rate, and so gets its fair share",
-            True,
             droptail > 0.5 and red == 0.0,
-        )  # fmt: skip
+            "the book's runs",
+        )
     }
 
 

@@ -6,15 +6,14 @@ and Floyd's cases the counts (fast retransmits, partial ACKs, time-outs, the pac
 come from the derivations of :mod:`.rules`, and the completion time from the rules replayed
 by hand on the same path (:mod:`.replay`); for the repeated time-out, the back-off's closed
 form (RFC 6298 5.5) from the replay's first RTO. Nothing here reads the model's code; the
-model's side comes from the experiments' tables. ``tests/test_chapter_claims.py`` checks every
-claim against the status its entry of the chapter's ledger (``ledger.toml``) declares;
+model's side comes from the experiments' tables, and each check gives the rules' value
+beside the model's (the items of the chapter's ledger.toml are the rules, written once);
 :func:`departures_frame` says what each documented departure changes, and
 :func:`departure_claims` that none of them changes a decision.
 
-Every tolerance comes from a rule of :mod:`tcplab.ledger.tolerance`: a count or a time of the
-rules against the model is an exact comparison (both are exact computations: the
-floating-point floor, :data:`tcplab.ledger.tolerance.EXACT`), a list of packets resent or a
-"same decisions" a statement (true or false).
+Both sides are exact computations, so the ledger's rule is ``exact`` (the floating-point
+floor, :data:`tcplab.ledger.tolerance.EXACT`) for a count or a time, and a statement (true
+or false) for a list of packets resent or "the same decisions".
 """
 
 from __future__ import annotations
@@ -27,7 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tcplab import claims
+from tcplab import claims, ledger
 from tcplab.ledger import tolerance
 
 from .experiments import MicroscopeParams, case_label
@@ -134,19 +133,16 @@ def case_claims(cases_table: pd.DataFrame) -> dict[str, claims.Claim]:
         if row.drops != expected["drops"]:
             raise ValueError(f"case {row.losses} drops {row.drops}, the rules' {expected['drops']}")
         name = f"{SENDER_NAMES[row.tcp]}, drops {row.drops}"
-        for quantity, (label, source) in QUANTITIES.items():
-            out[_case_key(row.tcp, row.losses, quantity)] = claims.ruled(
+        for quantity, (label, _rfc) in QUANTITIES.items():
+            out[_case_key(row.tcp, row.losses, quantity)] = claims.Claim(
                 f"{name}: {label}",
-                source,
-                float(expected[quantity]),
-                float(getattr(row, quantity)),
-                tolerance.exact(),
+                tolerance.computed(float(getattr(row, quantity))),
+                paper=float(expected[quantity]),
             )
-        out[_case_key(row.tcp, row.losses, "resent")] = claims.yes_no(
-            f"{name}: packets resent, in order ({expected['resent']})",
-            "the derivation in tcplab.chapters.microscope.rules",
-            True,
+        out[_case_key(row.tcp, row.losses, "resent")] = claims.holds(
+            f"{name}: packets resent, in order, as the rules derive ({expected['resent']})",
             row.resent == expected["resent"],
+            "the model's trace of the case",
         )
     return out
 
@@ -158,12 +154,10 @@ def rounds_claims(cases_table: pd.DataFrame) -> dict[str, claims.Claim]:
     r = round_trip(params_of(cases_table))
     out = {}
     for row in cases_table[cases_table["tcp"] == "newreno"].itertuples(index=False):
-        out[f"newreno-{row.losses}-rounds"] = claims.ruled(
+        out[f"newreno-{row.losses}-rounds"] = claims.Claim(
             f"NewReno, drops {row.drops}: recovery in round trips",
-            "Fall and Floyd 1996: at most one lost packet resent per round trip",
-            float(row.losses),
-            float(row.recovery_s) / r,
-            tolerance.exact(),
+            tolerance.computed(float(row.recovery_s) / r),
+            paper=float(row.losses),
         )
     return out
 
@@ -221,20 +215,16 @@ def sample_claims(rto_table: pd.DataFrame) -> dict[str, claims.Claim]:
     rules = rfc6298_rtos([float(r) for r in before["rtt_sample"]])
     model = before["rto"].to_numpy(dtype=float)
     return {
-        "rto-first": claims.ruled(
+        "rto-first": claims.Claim(
             "RTO after the first RTT sample: 3 R, rounded up to the clock (s)",
-            "RFC 6298 2.2: SRTT = R, RTTVAR = R/2, RTO = SRTT + max(G, 4 RTTVAR)",
-            rules[0],
-            float(model[0]),
-            tolerance.exact(),
+            tolerance.computed(float(model[0])),
+            paper=rules[0],
         ),
-        "rto-samples": claims.ruled(
+        "rto-samples": claims.Claim(
             f"RTO after each of the {len(rules)} RTT samples before the first loss: the "
             "largest difference from the rules (s)",
-            "RFC 6298 2.3: RTTVAR and SRTT moved by 1/4 and 1/8 of the difference",
-            0.0,
-            float(np.max(np.abs(model - np.asarray(rules)))),
-            tolerance.exact(),
+            tolerance.computed(float(np.max(np.abs(model - np.asarray(rules))))),
+            paper=0.0,
         ),
     }
 
@@ -247,37 +237,33 @@ def rto_claims(rto_table: pd.DataFrame, params: MicroscopeParams | None = None) 
     timeouts = rto_table[rto_table["event"] == "timeout"]
     out: dict[str, claims.Claim] = {}
     for j, (t, rto) in enumerate(zip(rules["times"], rules["rtos"], strict=True), start=1):
-        seen = timeouts.iloc[j - 1] if j <= len(timeouts) else None
-        out[f"rto-expiry-{j}"] = claims.ruled(
+        if j > len(timeouts):  # the model has no such time-out: the rule's fails
+            for key in (f"rto-expiry-{j}", f"rto-backoff-{j}"):
+                out[key] = claims.holds(f"Time-out {j} happens", False, "the model's trace")
+            continue
+        seen = timeouts.iloc[j - 1]
+        out[f"rto-expiry-{j}"] = claims.Claim(
             f"Time-out {j} at t_FR + rho (2^{j} - 1) (s)",
-            "RFC 6298 5.5 (back-off), the timer restarted at the fast retransmit",
-            t,
-            float("nan") if seen is None else float(seen["time"]),
-            tolerance.exact(),
+            tolerance.computed(float(seen["time"])),
+            paper=t,
         )
-        out[f"rto-backoff-{j}"] = claims.ruled(
+        out[f"rto-backoff-{j}"] = claims.Claim(
             f"RTO after time-out {j}: 2^{j} rho (s)",
-            "RFC 6298 5.5: double the RTO",
-            rto,
-            float("nan") if seen is None else float(seen["rto"]),
-            tolerance.exact(),
+            tolerance.computed(float(seen["rto"])),
+            paper=rto,
         )
     after = rto_table[(rto_table["event"] == "ack") & (rto_table["time"] > rules["times"][-1])]
-    out["rto-karn"] = claims.ruled(
+    out["rto-karn"] = claims.Claim(
         "RTO on the first new ACK after the time-outs (no sample: Karn) (s)",
-        "RFC 6298 3 (Karn's algorithm): no RTT sample from a retransmitted packet",
-        rules["karn_rto"],
-        float(after["rto"].iloc[0]),
-        tolerance.exact(),
+        tolerance.computed(float(after["rto"].iloc[0])),
+        paper=rules["karn_rto"],
     )
     out.update(sample_claims(rto_table))
     clean = after[after["rtt_sample"].notna()]
-    out["rto-reset"] = claims.ruled(
+    out["rto-reset"] = claims.Claim(
         "RTO after the next clean RTT sample (s)",
-        "RFC 6298 5, the note after 5.7, and 2.3: a new sample ends the back-off",
-        rules["sampled_rto"],
-        float(clean["rto"].iloc[0]),
-        tolerance.exact(),
+        tolerance.computed(float(clean["rto"].iloc[0])),
+        paper=rules["sampled_rto"],
     )
     return out
 
@@ -322,12 +308,11 @@ def departure_claims(cases_table: pd.DataFrame) -> dict[str, claims.Claim]:
             letter = _replay_case(row.tcp, CASES[int(row.losses)], params, choices=choices, **extra)
             model = (int(row.fast_retransmits), int(row.timeouts), str(row.resent))
             same = same and _decisions(letter.events) == model
-        out[f"departure-{key}"] = claims.yes_no(
+        out[f"departure-{key}"] = claims.holds(
             f"The RFC's own choice ({name}) changes no decision in the twelve cases: the same "
-            "fast retransmits, time-outs and packets resent as the model",
-            rule,
-            True,
+            f"fast retransmits, time-outs and packets resent as the model ({rule})",
             same,
+            "the rules replayed to the letter on each of Fall and Floyd's cases",
         )
     return out
 
@@ -348,6 +333,7 @@ def comparison_frame(found: Mapping[str, claims.Claim]) -> pd.DataFrame:
     quantity reading "rules / model", the packets the rules resend (and whether the model
     resent the same), and whether every one of them agrees."""
     rows: dict[tuple[str, str], dict[str, Any]] = {}
+    agrees = {k: v == "reproduced" for k, v in ledger.check_statuses("microscope", found).items()}
     for key, claim in found.items():
         parts = key.split("-", 2)
         if len(parts) != 3 or parts[2] not in QUANTITIES:
@@ -355,11 +341,11 @@ def comparison_frame(found: Mapping[str, claims.Claim]) -> pd.DataFrame:
         tcp, losses, quantity = parts
         row = rows.setdefault((SENDER_NAMES[tcp], case_label(CASES[int(losses)])), {})
         shown = "{:.4f}" if quantity == "completion_s" else "{:.0f}"
-        row[QUANTITIES[quantity][0]] = f"{shown.format(claim.paper)} / {shown.format(claim.book)}"
-        resent = found[_case_key(tcp, int(losses), "resent")]
-        listed = resent.claim.rsplit("(", 1)[-1].rstrip(")")
-        row["packets resent"] = listed + ("" if resent.within else " / other packets")
-        row["agree"] = row.get("agree", resent.within) and claim.within
+        row[QUANTITIES[quantity][0]] = f"{shown.format(claim.paper)} / {shown.format(claim.value)}"
+        resent_key = _case_key(tcp, int(losses), "resent")
+        listed = found[resent_key].claim.rsplit("(", 1)[-1].rstrip(")")
+        row["packets resent"] = listed + ("" if agrees[resent_key] else " / other packets")
+        row["agree"] = row.get("agree", agrees[resent_key]) and agrees[key]
     frame = pd.DataFrame.from_dict(rows, orient="index")
     frame.index.names = ["sender", "drops"]
     labels = [label for label, _ in QUANTITIES.values()]

@@ -1,9 +1,10 @@
 """The second-moments chapter's paper-vs-book claims, its tables, and the numbers its prose quotes.
 
-Theorem 2's values are quoted in :data:`tcplab.theory.moments.PAPER_THEOREM2`; the fixed points
-of eq. (9) and of Section IV-B and Theorem 3 are closed forms. :func:`paper_claims` sets them
-against the experiments' tables with the tolerances below; rows where the book shows the
-paper is wrong are :data:`KNOWN_DISAGREEMENTS`.
+The paper's side of every item (Theorem 2's fractions, the closed forms of eq. (9), Section
+IV-B and Theorem 3) is in the chapter's ledger.toml; :func:`paper_claims` computes the book's
+side from the experiments' tables: an exact computation where the model's path is
+deterministic and periodic, the sample-path identity's bound for a mean, the 95% interval of
+the replicas for a random policy's second moment.
 """
 
 from __future__ import annotations
@@ -14,9 +15,8 @@ import numpy as np
 import pandas as pd
 
 from tcplab import claims
-from tcplab.chapters.insensitivity.claims import identity_bound
 from tcplab.charts import fraction
-from tcplab.claims import ruled, yes_no
+from tcplab.claims import Claim, holds
 from tcplab.ledger import tolerance
 from tcplab.theory import moments as theory_moments
 
@@ -25,9 +25,7 @@ from .held import VARIANTS as HELD_VARIANTS
 
 __all__ = [
     "TABLES",
-    "KNOWN_DISAGREEMENTS",
     "THEOREM2_TOLERANCE",
-    "FIXED_POINT_TOLERANCE",
     "theorem2_frame",
     "beyond_frame",
     "held_frame",
@@ -49,11 +47,6 @@ TABLES = (
 #: the relative gap to Theorem 2's values the prose compares with (a display threshold; the
 #: claims' tolerances come from the rules of tcplab.ledger.tolerance)
 THEOREM2_TOLERANCE = 0.005
-#: a deterministic fixed point against its closed form: floating point (and the beatdown's
-#: release threshold of 1e-7 c), the ledger's exact rule
-FIXED_POINT_TOLERANCE = tolerance.EXACT
-#: claims where the book shows the paper is wrong (the ledger's ``differs`` rows)
-KNOWN_DISAGREEMENTS = ("theorem2-beatdown", "beatdown-tag-2-n4")
 
 
 def theorem2_frame(exact: pd.DataFrame) -> pd.DataFrame:
@@ -144,6 +137,15 @@ def _accumulates(path: pd.DataFrame, beta: float = 0.5) -> bool:
     return len(within) >= 10 and bool(np.allclose(within, r, rtol=0, atol=1e-3))
 
 
+def _second_moment(row: pd.Series) -> tolerance.Estimate:
+    """A second moment: exact where the replicas agree to floating point (a periodic path,
+    largest-rate), else the 95% interval of the replicas."""
+    half = float(row["second_moment_ci"])
+    if half <= tolerance.EXACT * 1e-6:
+        return tolerance.computed(float(row["second_moment"]))
+    return tolerance.mean(float(row["second_moment"]), half, "the replicas")
+
+
 def paper_claims(
     table: pd.DataFrame,
     largest: pd.DataFrame,
@@ -153,113 +155,95 @@ def paper_claims(
     path: pd.DataFrame | None = None,
     held: pd.DataFrame | None = None,
 ) -> dict[str, claims.Claim]:
-    """Every number of Sections III-IV we reproduce, keyed (the ledger's keys, ledger.toml)."""
+    """Every check of Sections III-IV, keyed (the ledger's checks, ledger.toml)."""
     out: dict[str, claims.Claim] = {}
     two = table[(table["flows"] == 2) & table["identical"] & (table["flow"] == 1)]
     for name in POLICIES:
         row = two[two["policy"] == name].iloc[0]
-        paper = theory_moments.PAPER_THEOREM2[name]
-        out[f"theorem2-{name}"] = ruled(
-            f"Two identical connections, β = 1/2, {name}: E[X₁²]/c²",
-            "Altman et al. 2006, Theorem 2",
-            paper,
-            float(row["second_moment"]),
-            tolerance.exact(half_width=float(row["second_moment_ci"])),
+        out[f"theorem2-{name}"] = Claim(
+            f"Two identical connections, β = 1/2, {name}: E[X₁²]/c²", _second_moment(row)
         )
     moment = two.set_index("policy")
     order = ["largest-rate", "rate-proportional", "rate-independent", "beatdown"]
-    values, widths = moment.loc[order, "second_moment"], moment.loc[order, "second_moment_ci"]
-    apart = values.diff().iloc[1:].to_numpy() > (
-        widths.iloc[1:].to_numpy() + widths.iloc[:-1].to_numpy()
-    )
-    out["theorem2-order"] = yes_no(
-        "Two identical connections, β = 1/2: E[X₁²] rises from largest-rate to "
-        "rate-proportional to rate-independent to beatdown, each step beyond the two 95% intervals",
-        "Sec. III: 'the order of the loss policies ... is rather natural'",
-        True,
-        bool(np.all(apart)),
-    )
-    out["not-insensitive"] = yes_no(
-        "The time-stationary second moment differs between loss policies (largest minus "
-        "smallest beyond their 95% intervals), although the mean does not",
-        "Sec. I, II-B.2 and III: 'the aggregate send rate higher-order statistics is not "
-        "insensitive on the loss policy'",
-        True,
-        bool(values.max() - values.min() > widths.max() + widths.min()),
+    for i, (low, high) in enumerate(zip(order[:-1], order[1:], strict=True), start=1):
+        a, b = moment.loc[low], moment.loc[high]
+        out[f"order-{i}"] = Claim(
+            f"E[X₁²]/c², {high} minus {low}",
+            tolerance.mean(
+                float(b["second_moment"] - a["second_moment"]),
+                tolerance.difference(float(a["second_moment_ci"]), float(b["second_moment_ci"])),
+                "the difference of two means",
+            ),
+        )
+    top, bottom = moment.loc["beatdown"], moment.loc["largest-rate"]
+    out["not-insensitive"] = Claim(
+        "E[X₁²]/c²: the largest over the policies minus the smallest (the mean is the same)",
+        tolerance.mean(
+            float(top["second_moment"] - bottom["second_moment"]),
+            tolerance.difference(float(top["second_moment_ci"]), float(bottom["second_moment_ci"])),
+            "the difference of two means",
+        ),
     )
     for n, group in largest.groupby("flows"):
         gap = (group["simulated"] - group["formula"]).abs()
         far = group.loc[gap.idxmax()]
-        out[f"largest-rate-n{n}"] = ruled(
-            f"Largest-rate, N = {n}: sorted rates before congestion x̃_k/c against eq. (9), "
+        out[f"largest-rate-n{n}"] = Claim(
+            f"Largest-rate, N = {n}: sorted rate before congestion x̃_k/c against eq. (9), "
             f"the farthest rank (k = {int(far['rank'])})",
-            "Altman et al. 2006, Proposition 1, eq. (9)",
-            float(far["formula"]),
-            float(far["simulated"]),
-            tolerance.exact(),
+            tolerance.computed(float(far["simulated"])),
+            paper=float(far["formula"]),
         )
-    out["round-robin"] = yes_no(
+    out["round-robin"] = holds(
         f"Largest-rate, N = 2…{int(largest['flows'].max())}: at the stationary point every "
         "window of N consecutive congestion events signals each connection once",
-        "Sec. IV-A, Remarks 1 and 2: 'signaled ... in a round-robin fashion'",
-        True,
         bool(largest["round_robin"].all()),
+        "the fluid model's exact stationary runs",
     )
     mapped = []
     for _, group in largest.groupby("flows"):
         x = group.sort_values("rank")["simulated"].to_numpy(dtype=float)
         mapped.append(float(np.max(np.abs(lemma1_map(x, 0.5) - x))))
-    out["lemma1"] = yes_no(
+    out["lemma1"] = holds(
         "Lemma 1: the map g of eq. (8), applied to the simulated sorted rates at the "
         "largest-rate stationary point, gives them back (to floating point) for "
         f"N = 2…{int(largest['flows'].max())}",
-        "Sec. IV-A, eq. (7), Lemma 1 (eq. 8) and Proposition 1",
-        True,
         bool(max(mapped) <= tolerance.EXACT),
+        "the fluid model's exact stationary points",
     )
     for n, group in tags.groupby("flows"):
-        top = group[group["rank"] == 1].iloc[0]
-        out[f"beatdown-tag-1-n{n}"] = ruled(
-            f"Beatdown, N = {n}: largest rate at a tagging time ỹ₁/c = 2/N",
-            "Altman et al. 2006, Sec. IV-B",
-            float(top["printed"]),
-            float(top["simulated"]),
-            tolerance.exact(),
+        top_tag = group[group["rank"] == 1].iloc[0]
+        out[f"beatdown-tag-1-n{n}"] = Claim(
+            f"Beatdown, N = {n}: largest rate at a tagging time ỹ₁/c",
+            tolerance.computed(float(top_tag["simulated"])),
+            paper=float(top_tag["printed"]),
         )
         if n == 4:
             second = group[group["rank"] == 2].iloc[0]
-            out["beatdown-tag-2-n4"] = ruled(
-                "Beatdown, N = 4: second rate at a tagging time ỹ₂/c (printed summary)",
-                "Altman et al. 2006, Sec. IV-B, 'In summary'",
-                float(second["printed"]),
-                float(second["simulated"]),
-                tolerance.exact(),
+            out["beatdown-tag-2-n4"] = Claim(
+                "Beatdown, N = 4: second rate at a tagging time ỹ₂/c (the printed summary)",
+                tolerance.computed(float(second["simulated"])),
+                paper=float(second["printed"]),
             )
     gap = (tags["simulated"] - tags["corrected"]).abs()
     far = tags.loc[gap.idxmax()]
-    out["beatdown-tags-k"] = ruled(
+    out["beatdown-tags-k"] = Claim(
         f"Beatdown, N = 2…{int(tags['flows'].max())}: sorted rates at tagging times against "
         f"ỹ_k = (N − k)/(N − 1) ỹ₁, the farthest (N = {int(far['flows'])}, k = {int(far['rank'])})",
-        "Sec. IV-B, eqs. (10)-(11) and 'ỹk = (N − k)/(N − 1) ỹ1'",
-        float(far["corrected"]),
-        float(far["simulated"]),
-        tolerance.exact(),
+        tolerance.computed(float(far["simulated"])),
+        paper=float(far["corrected"]),
     )
     for row in thm3.itertuples():
-        out[f"theorem3-n{row.flows}-{row.pick}"] = ruled(
+        out[f"theorem3-n{row.flows}-{row.pick}"] = Claim(
             f"Beatdown (new tag: {row.pick}), N = {row.flows}: mean aggregate / c",
-            "Altman et al. 2006, Theorem 3 (= Theorem 1)",
-            row.theorem1,
-            row.aggregate,
-            identity_bound(float(row.bound)),
+            tolerance.identity_bound(float(row.aggregate), float(row.bound)),
+            paper=float(row.theorem1),
         )
     if path is not None and len(path):
-        out["fig5"] = yes_no(
+        out["fig5"] = holds(
             "Fig. 5: within every beatdown on the exact sample path the time between "
             "successive congestion events shrinks (geometrically), so events accumulate",
-            "Sec. IV-B and Fig. 5: 'congestion times accumulate ... IE0(T1) = 0'",
-            True,
             _accumulates(path),
+            "the exact beatdown sample path",
         )
     if distributions is not None and len(distributions):
         beat = distributions[distributions["policy"] == "beatdown"]
@@ -268,29 +252,25 @@ def paper_claims(
         bd = float(beat["second_moment"].iloc[0])
         exact = theory_moments.beatdown_second_moment(2)
         ci = float(moment.loc["beatdown", "second_moment_ci"])
-        out["beatdown-distribution"] = yes_no(
-            "Beatdown's exact time-stationary rate distribution is not uniform on [0, c] (which "
-            "the paper's 1/3 needs): it spends an eighth of the time above 3c/4, not a quarter, "
-            "and its second moment is the geometric-sawtooth value 28/111",
-            "Book, on Theorem 2's beatdown value",
-            True,
+        out["beatdown-distribution"] = holds(
+            "Beatdown's time-stationary rate distribution is not uniform on [0, c]: its mass "
+            "above 3c/4 is off a quarter by more than 0.05, and its second moment is 28/111 "
+            "within the replicas' 95% interval",
             bool(abs(mass_top - 0.25) > 0.05 and abs(bd - exact) <= max(ci, tolerance.EXACT)),
+            "the exact beatdown path's rate distribution",
         )
     if held is not None and len(held):
         what_if = held[(held["variant"] == HELD_VARIANTS[1]) & (held["flows"] == 2)].iloc[0]
-        out["beatdown-why"] = ruled(
+        out["beatdown-why"] = Claim(
             "What-if: beatdown with the aggregate held at c (the tagged rate is c minus the "
             "other's, no geometric sawtooth), two connections: E[X₁²]/c², exact path",
-            "Theorem 2.1's 1/3: a rate uniform on [0, c], E[X²]/c² = ∫₀¹ x² dx",
-            1.0 / 3.0,
-            float(what_if["second_moment"]),
-            tolerance.exact(),
+            tolerance.computed(float(what_if["second_moment"])),
         )
     return out
 
 
 def chapter_claims(tables: Mapping[str, pd.DataFrame]) -> dict[str, claims.Claim]:
-    """:func:`paper_claims` of the tables of :data:`TABLES` (the uniform entry the tests use)."""
+    """:func:`paper_claims` of the tables of :data:`TABLES` (the uniform entry the ledger uses)."""
     return paper_claims(
         with_exact(tables["moments-table"]),
         tables["moments-largest-rate"],

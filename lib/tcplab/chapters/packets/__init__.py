@@ -8,6 +8,7 @@ from tcplab.registry import Experiment
 _HERE = "tcplab.chapters.packets.experiments"
 _RERUNS = "tcplab.chapters.packets.reruns"
 _WHATIFS = "tcplab.chapters.packets.whatifs"
+_SEEDS = "tcplab.chapters.packets.seeds"
 
 EXPERIMENTS = (
     Experiment(
@@ -117,5 +118,23 @@ EXPERIMENTS = (
         "tcplab.chapters.packets.runlength:run_length",
         "RunLengthParams",
         "What-if: the paper's run length (2000 s, first 1000 s dropped) against the book's",
+    ),
+    Experiment(
+        "packets-droptail-seeds",
+        f"{_SEEDS}:droptail_seeds",
+        "SeedsParams",
+        "Fig. 7's DropTail sweep rerun with seeds 1-3 (with packets-droptail: four runs a point)",
+    ),
+    Experiment(
+        "packets-red-seeds",
+        f"{_SEEDS}:red_seeds",
+        "SeedsParams",
+        "Fig. 10's RED sweep rerun with seeds 1-3 (with packets-red: four runs a point)",
+    ),
+    Experiment(
+        "packets-threshold-seeds",
+        f"{_SEEDS}:threshold_seeds",
+        "SeedsParams",
+        "Fig. 11's threshold-dropper at N = 15 rerun with seeds 1-3 (the capacity statement)",
     ),
 )

@@ -1,7 +1,7 @@
-"""The chapter's what-if rows: each checks, from a what-if table
-(:mod:`.whatifs`, :mod:`.redqueue`), that removing a cause the chapter names removes its
-effect (or, for a candidate cause, that removing it leaves the effect: not that cause).
-Tolerances by the ledger's rules (:mod:`tcplab.ledger.tolerance`).
+"""The chapter's what-if checks: each checks, from a what-if table (:mod:`.whatifs`,
+:mod:`.redqueue`, :mod:`.runlength`), that removing a cause the chapter names removes its
+effect (or, for a candidate cause, that removing it leaves the effect: not that cause). The
+book's side only; the ledger's rules judge it (:mod:`tcplab.ledger.tolerance`).
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 
-from tcplab import claims
-from tcplab.claims import rows, ruled, yes_no
+from tcplab import claims, ledger
+from tcplab.claims import Claim, holds, rows
 from tcplab.ledger import tolerance
 
 from .whatifs import lifted_sawtooth
@@ -24,14 +24,12 @@ __all__ = [
     "floor_claims",
     "starts_claim",
     "red_queue_claim",
-    "run_length_claim",
+    "run_length_claims",
     "run_length_gaps",
 ]
 
 #: the what-if experiments these rows read
 WHATIF_TABLES = ("packets-floor", "packets-starts", "packets-red-queue", "packets-run-length")
-#: Sec. I's "75%", as printed
-PAPER_75 = "75%"
 
 
 def _pipes(floor_table: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -60,27 +58,20 @@ def floor_claims(
     b_small, b_large = float(small["pipe_packets"].iloc[0]), float(large["pipe_packets"].iloc[0])
     buffer = int(floor_table["buffer"].iloc[0])
     out: dict[str, claims.Claim] = {}
-    out["floor-closed-form"] = ruled(
+    out["floor-closed-form"] = Claim(
         f"One flow, b = {buffer}, pipe B = {b_small:.1f} packets (the chapter's): utilisation, "
-        f"mean of {len(u_small)} seeds, against the sawtooth lifted by the buffer",
-        f"Book: closed form 3(1+x)^2 / (4(1+x+x^2)) at x = b/B = 1/{b_small:.1f}",
-        float(lifted_sawtooth(buffer / b_small)),
-        float(u_small.mean()),
-        tolerance.exact(values=u_small),
+        f"mean of {len(u_small)} seeds, against 3(1 + x)²/(4(1 + x + x²)) at x = b/B",
+        tolerance.runs(u_small, "seeds"),
+        paper=float(lifted_sawtooth(buffer / b_small)),
     )
-    out["one-flow-whatif"] = ruled(
+    out["one-flow-whatif"] = Claim(
         f"What-if: one flow, b = {buffer}, pipe B = {b_large:.1f} packets "
         f"(a {float(large['rate_mbps'].iloc[0]):g} Mb/s bottleneck): utilisation, mean of "
         f"{len(u_large)} seeds",
-        "Sec. I: one connection 'attains 75%' (the sawtooth from c/2 to c: 3/4)",
-        0.75,
-        float(u_large.mean()),
-        tolerance.exact(values=u_large),
+        tolerance.runs(u_large, "seeds"),
     )
-    excess_small = float(u_small.mean()) - 0.75
-    excess_large = float(u_large.mean()) - 0.75
-    printed = tolerance.number(PAPER_75, values=u_large).value
-    beyond = tolerance.number(PAPER_75, values=u_small).value
+    margin = tolerance.printed("75%")
+    small_range, large_range = tolerance.runs(u_small), tolerance.runs(u_large)
     alone = rows(droptail_table, flows=1).sort_values("buffer")
     one = float(validation_table.iloc[0]["utilisation"])
     falls = bool(
@@ -88,17 +79,20 @@ def floor_claims(
         and alone["utilisation"].is_monotonic_increasing
         and one < float(alone["utilisation"].iloc[0])
     )
-    out["why-one-flow"] = yes_no(
-        f"What-if: the excess over 3/4 of one flow behind a {buffer}-packet buffer is "
-        f"{excess_small:+.4f} with the chapter's pipe (b/B = 1/{b_small:.1f}, beyond the "
-        f"printed 75%'s ±{beyond:.3g}) and {excess_large:+.4f} with a pipe "
-        f"{b_large / b_small:.1f} times larger (within ±{printed:.3g}); and with the chapter's "
-        f"pipe the utilisation falls with the buffer toward 75% (b = "
-        f"{int(alone['buffer'].iloc[-1]) if len(alone) else 0} down to 1)",
-        "Book, on Sec. I's 75%: a buffer of b packets lifts the sawtooth's floor from B/2 "
-        "to (B + b)/2",
-        True,
-        bool(excess_small > beyond and abs(excess_large) <= printed and falls),
+    out["why-one-flow"] = holds(
+        f"What-if: one flow behind a {buffer}-packet buffer is beyond the printed 75%'s margin "
+        f"(±{margin:.3g}) with the chapter's pipe (b/B = 1/{b_small:.1f}: "
+        f"{small_range.low:.4f} to {small_range.high:.4f}) and inside it with a pipe "
+        f"{b_large / b_small:.1f} times larger ({large_range.low:.4f} to "
+        f"{large_range.high:.4f}); with the chapter's pipe the utilisation falls with the "
+        f"buffer toward 75% (b = {int(alone['buffer'].iloc[-1]) if len(alone) else 0} down to 1)",
+        bool(
+            small_range.low > 0.75 + margin
+            and abs(large_range.low - 0.75) <= margin
+            and abs(large_range.high - 0.75) <= margin
+            and falls
+        ),
+        "the seeds of data/packets-floor.csv and the one-connection DropTail runs",
     )
     return out
 
@@ -113,15 +107,15 @@ def starts_claim(starts_table: pd.DataFrame) -> claims.Claim:
     m_equal, full = float(equal["mean_m"].mean()), float(equal["full_share"].mean())
     m_random = random["mean_m"].to_numpy()
     half = tolerance.interval(m_random)
-    return yes_no(
+    return holds(
         f"What-if: DropTail b = {b}, N = {n}, every connection starting at the same instant: "
         f"an event signals {m_equal:.2f} connections on average (random starts in [0, "
         f"{float(random['start_spread'].max()):g}] s: {m_random.mean():.2f} ± {half:.2f}, "
         f"{len(m_random)} seeds) and {full:.1%} of events signal all {n}: the "
-        "synchronisation stays partial",
-        "Book, on Sec. V.B: the partial synchronisation is not the random start times' doing",
-        True,
+        "synchronisation stays partial (more than 1.5 connections an event, fewer than half "
+        "the events signalling all)",
         bool(1.5 < m_equal and full < 0.5 and len(equal) > 0 and len(random) > 0),
+        "the runs of data/packets-starts.csv",
     )
 
 
@@ -141,14 +135,12 @@ def red_queue_claim(red_queue_table: pd.DataFrame, resolution: float) -> claims.
         for low, high in sorted(by_pair, reverse=True)
     )
     flows = ", ".join(str(int(n)) for n in by_pair[own].index)
-    return yes_no(
+    return holds(
         f"What-if: RED b = 100, N = {flows}, throughput minus Theorem 1 with the thresholds "
         f"(min_th, max_th) at {words}: above beyond the plot's ±{resolution} only with the "
         "chapter's high thresholds, within it once they are lowered",
-        "Book, on Sec. V.C: RED's average queue sits between its high thresholds, so the link "
-        "rarely idles after a drop",
-        True,
         bool(np.all(by_pair[own] > resolution) and len(gone) > 0),
+        "the mean of the seeds of data/packets-red-queue.csv at each point",
     )
 
 
@@ -181,27 +173,24 @@ def run_length_gaps(run_length_table: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
-def run_length_claim(run_length_table: pd.DataFrame) -> claims.Claim:
-    """The book's run length (1000 s after 200 s) against the paper's (1000 s after 1000 s):
-    at every point the difference of the mean throughputs is within its 95% interval."""
+def run_length_claims(run_length_table: pd.DataFrame) -> dict[str, claims.Claim]:
+    """The book's run length (1000 s after 200 s) against the paper's (1000 s after 1000 s),
+    per point: the difference of the mean throughputs (paper minus book), with its 95%
+    interval."""
     gaps = run_length_gaps(run_length_table)
-    words = "; ".join(
-        f"{row.queue} b = {row.buffer}, N = {row.flows}: {row.difference:+.4f} "
-        f"± {row.half_width:.4f}"
+    return {
+        f"setup-run-length-{row.queue}-{row.buffer}-{row.flows}": Claim(
+            f"What-if: {row.queue} b = {row.buffer}, N = {row.flows}: throughput with the "
+            f"paper's run length minus the book's ({row.seeds} seeds each)",
+            tolerance.mean(row.difference, row.half_width, "the difference of two means"),
+        )
         for row in gaps.itertuples()
-    )
-    return yes_no(
-        f"What-if: the paper's run length (2000 s, the first 1000 s dropped) against the "
-        f"book's (1200 s, 200 s dropped), {int(gaps['seeds'].min())} seeds each; throughput "
-        f"difference (paper minus book) within its 95% interval at every point ({words})",
-        "Sec. V-A: 'simulation time 2000 s, the first 1000 s dropped'",
-        True,
-        bool(np.all(gaps["difference"].abs() <= gaps["half_width"]) and len(gaps) > 0),
-    )
+    }
 
 
-def whatif_claims(tables: Mapping[str, pd.DataFrame], resolution: float) -> dict[str, claims.Claim]:
-    """The rows of the what-if tables present in ``tables``."""
+def whatif_claims(tables: Mapping[str, pd.DataFrame]) -> dict[str, claims.Claim]:
+    """The checks of the what-if tables present in ``tables``."""
+    resolution = ledger.chapter_plots("packets")["Fig. 10"][0]
     out: dict[str, claims.Claim] = {}
     if "packets-floor" in tables:
         out |= floor_claims(
@@ -212,7 +201,7 @@ def whatif_claims(tables: Mapping[str, pd.DataFrame], resolution: float) -> dict
     if "packets-red-queue" in tables:
         out["why-red-above"] = red_queue_claim(tables["packets-red-queue"], resolution)
     if "packets-run-length" in tables:
-        out["setup-run-length"] = run_length_claim(tables["packets-run-length"])
+        out |= run_length_claims(tables["packets-run-length"])
     return out
 
 
