@@ -10,9 +10,11 @@ older code is refused; and a tampered table flips what `tcplab claims` prints.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import io
 import json
 import math
+import shutil
 import tomllib
 from functools import cache as memo
 from pathlib import Path
@@ -347,17 +349,18 @@ def test_the_shipped_file_names_each_item_once(tmp_path: Path) -> None:
 
 
 def _tampered(monkeypatch: pytest.MonkeyPatch, name: str, column: str, factor: float) -> None:
-    """Make ``cache.load`` return data/<name>.csv with ``column`` multiplied by ``factor``."""
-    load = cache.load
+    """Make the stored result's check (``cache.check``, what every reader of data/ goes
+    through) hand back data/<name>.csv with ``column`` multiplied by ``factor``."""
+    check = cache.check
 
-    def tampered(entry: cache.Entry):  # noqa: ANN202
-        found = load(entry)
-        if found is None or entry.name != name:
+    def tampered(entry: cache.Entry, **options):  # noqa: ANN003, ANN202
+        found = check(entry, **options)
+        if found.table is None or entry.name != name:
             return found
-        table, meta = found
-        return table.assign(**{column: table[column] * factor}), meta
+        return dataclasses.replace(found, table=found.table.assign(
+            **{column: found.table[column] * factor}))  # fmt: skip
 
-    monkeypatch.setattr(cache, "load", tampered)
+    monkeypatch.setattr(cache, "check", tampered)
 
 
 def test_a_tampered_table_flips_the_computed_status(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -373,27 +376,35 @@ def test_a_tampered_table_flips_the_computed_status(monkeypatch: pytest.MonkeyPa
     ]
 
 
-def test_a_table_made_by_older_code_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Switch the freshness guard of full_tables off and this fails: a meta whose code
-    fingerprint is not the code's must not be read."""
-    load = cache.load
+def _data_copy(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, names: tuple[str, ...]) -> Path:
+    """A data folder holding copies of the shipped pairs ``names``, read in place of data/."""
+    for name in names:
+        for suffix in (".csv", ".meta.json"):
+            shutil.copy(cache.DATA_DIR / f"{name}{suffix}", tmp_path)
+    monkeypatch.setattr(cache, "DATA_DIR", tmp_path)
+    return tmp_path
 
-    def older(entry: cache.Entry):  # noqa: ANN202
-        found = load(entry)
-        if found is None:
-            return found
-        table, meta = found
-        return table, {**meta, "fingerprint": "0" * 64}
 
-    monkeypatch.setattr(cache, "load", older)
-    with pytest.raises(ledger.LedgerError, match=r"data/sawtooth-utilisation\.csv.*older code"):
+def test_a_table_made_by_older_code_is_refused(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Switch the freshness guard of full_tables off and this fails: a table whose recorded
+    code fingerprint is not the code's must not be read; the error names the restamp."""
+    data = _data_copy(monkeypatch, tmp_path, ("sawtooth-paths", "sawtooth-utilisation"))
+    meta_path = data / "sawtooth-utilisation.meta.json"
+    meta = json.loads(meta_path.read_text())
+    meta_path.write_text(json.dumps({**meta, "fingerprint": "0" * 16}))
+    older = r"sawtooth-utilisation\.csv is stale \(code: .*tcplab data --restamp"
+    with pytest.raises(ledger.LedgerError, match=older):
         ledger.full_tables("sawtooth")
-    with pytest.raises(ledger.LedgerError, match="older code"):
+    with pytest.raises(ledger.LedgerError, match="stale"):
         ledger.evaluate("sawtooth")
 
 
-def test_a_missing_table_names_the_command_that_makes_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cache, "load", lambda entry: None)
+def test_a_missing_table_names_the_command_that_makes_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    _data_copy(monkeypatch, tmp_path, ("sawtooth-paths",))
     with pytest.raises(ledger.LedgerError, match=r"tcplab data --only sawtooth-utilisation"):
         ledger.full_tables("sawtooth")
 
