@@ -58,7 +58,8 @@ class Case:
     command instead of a forked ``cli.main``; ``within`` bounds its seconds (else LIMIT_S);
     ``expect`` is ``error`` (one line naming ``name``), or ``unset-or-error`` (it runs as if
     the variable ``name`` were unset, leaving nothing in its working folder, or it fails in
-    one line naming the variable: it runs in a folder of its own, also its HOME);
+    one line naming the variable: it runs in a folder of its own, a HOME beside it, where a
+    value "~" expands);
     ``encoding`` is its standard output's (as PYTHONIOENCODING sets it). An argument
     ``{peer:KIND}`` is the address of the runner's fake Dask peer of that kind. A forked case
     sees ``env`` from the call on: variables read at import (TCPLAB_DATA) need a subprocess."""
@@ -476,11 +477,11 @@ def output_cases(scratch: Path) -> list[Case]:
                      ("run", "moments-beatdown-path"), ("sawtooth", "--help"))
     ]  # fmt: skip
     # an encoding that cannot show the output's characters (the report's PYTHONIOENCODING=ascii
-    # tcplab claims lu: its ±), forked with that encoding (the runner's data folder holds the
-    # lu tables: tests/test_cli_battery.py)
+    # tcplab claims: the sawtooth's beta), forked with that encoding (the runner's data folder
+    # holds the sawtooth tables: tests/test_cli_battery.py)
     cases += [
         Case(argv, "standard output", encoding="ascii")
-        for argv in (("claims", "lu"), ("fluid", "--events", "10", "--replicas", "2"))
+        for argv in (("claims", "sawtooth"), ("fluid", "--events", "10", "--replicas", "2"))
     ]
     return cases
 
@@ -556,8 +557,8 @@ def _child(case: Case, folder: Path) -> None:  # pragma: no cover - runs in a fo
             os.environ.pop(key, None)
         else:
             os.environ[key] = value
-    if case.expect != "error":  # an odd variable: its own folder, and HOME
-        os.environ["HOME"] = str(folder / "cwd")
+    if case.expect != "error":  # an odd variable: its own folder, and a HOME beside it
+        os.environ["HOME"] = str(folder / "home")
         os.chdir(folder / "cwd")
     try:
         status = cli.main(list(case.argv))
@@ -578,6 +579,7 @@ def _start(case: Case, folder: Path, peers: dict[str, str]) -> tuple[int, float]
     folder.mkdir(parents=True, exist_ok=True)
     if case.expect != "error":
         (folder / "cwd").mkdir(exist_ok=True)
+        (folder / "home").mkdir(exist_ok=True)
     started = time.monotonic()
     argv = tuple(peers.get(a[6:-1], a) if a.startswith("{peer:") else a for a in case.argv)
     case = replace(case, argv=argv)
@@ -588,8 +590,8 @@ def _start(case: Case, folder: Path, peers: dict[str, str]) -> tuple[int, float]
                 env.pop(key, None)
             else:
                 env[key] = value
-        if case.expect != "error":  # an odd variable: it runs in its own folder and HOME
-            env["HOME"] = str(folder / "cwd")
+        if case.expect != "error":  # an odd variable: its own folder, and a HOME beside it
+            env["HOME"] = str(folder / "home")
         if case.encoding != "utf-8":
             env["PYTHONIOENCODING"] = case.encoding
         out = open(case.output if case.output != "file" else folder / "out", "wb")  # noqa: SIM115

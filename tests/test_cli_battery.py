@@ -55,13 +55,12 @@ def test_every_bad_invocation_is_one_line_naming_the_flag(tmp_path: Path) -> Non
     """The whole battery, in two runner processes (one per core), each case forked from a
     runner that imported the models once; the test reports every case that fails."""
     data = tmp_path / "data"  # the data cases may reach the data folder: copies of the tables
-    data.mkdir()  # `claims sawtooth` and `claims lu` read (the latter's case: an ascii stdout)
+    data.mkdir()  # `claims sawtooth` reads (its case: an ascii standard output)
     shipped = [
         ROOT / "data" / f"{name}{suffix}"
         for name in ("sawtooth-paths", "sawtooth-utilisation")
         for suffix in (".csv", ".meta.json")
     ]
-    shipped += sorted((ROOT / "data").glob("lu-*"))
     for path in shipped:
         shutil.copy(path, data)
     env = {**os.environ, "TCPLAB_DATA": str(data), "TCPLAB_QUICK_CACHE": str(tmp_path / "q")}

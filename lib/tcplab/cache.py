@@ -240,7 +240,15 @@ class Status:
                 )
             return Stale(f"{_shown(self.entry.table)} is stale ({self.why}): {fix}")
         kind = Missing if self.state == "missing" else Corrupt
-        return kind(f"{self.why}: run {again} to compute it")
+        return kind(f"{self.why}{_chosen_folder(self.entry)}: run {again} to compute it")
+
+
+def _chosen_folder(entry: Entry) -> str:
+    """Where the reader chose the data folder, when it was not the book's: the variable."""
+    value = os.environ.get("TCPLAB_DATA", "").strip()
+    if not value or entry.folder != DATA_DIR:
+        return ""
+    return f" (the data folder is TCPLAB_DATA={value!r})"
 
 
 def _differs(meta: dict[str, Any], wanted: dict[str, Any]) -> str:
