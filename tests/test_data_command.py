@@ -72,8 +72,8 @@ def test_a_corrupt_table_is_named_and_recomputed_only_when_asked(data: Path) -> 
     assert done.returncode == 1 and len(lines) == 1, done.stderr
     assert lines[0] == (
         f"tcplab: error: data/{NAME}.csv is corrupt: its bytes are not the table "
-        f"{NAME}.meta.json records (another table_sha256): run `tcplab data --only {NAME}` "
-        "to compute it"
+        f"{NAME}.meta.json records (another table_sha256) (the data folder is "
+        f"TCPLAB_DATA={str(data)!r}): run `tcplab data --only {NAME}` to compute it"
     )
     assert _book(data) == spoiled and done.stdout == ""
     kept = _tcplab(data, "data", "--only", NAME, "--keep")
